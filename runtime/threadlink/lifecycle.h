@@ -69,11 +69,12 @@
      start, and tl_lifecycle_deploy returns TL_LIFECYCLE_DEPLOY_FAILED from then on (tl_lifecycle_failed_subsystem
      names the first, tl_lifecycle_failed_count / tl_lifecycle_failed_name all of them).
    - tl_lifecycle_discard first runs the tl_lifecycle_before_discard hooks (newest first, lookups still
-     answer), then discard once for every subsystem of every tier that started, the user tier
-     before the native one and a later round before an earlier one, each in reverse weave order
-     (a subsystem never reached by deployment is dropped without calls); it is safe at any point
-     between calls (while preloads are pending, after a failure), not from inside a lifecycle
-     function. During and after it, singleton lookups answer false.
+     answer, a weave is refused: the core is discarding), then discard once for every subsystem
+     of every tier that started, the user tier before the native one and a later round before an
+     earlier one, each in reverse weave order (a subsystem never reached by deployment is
+     dropped without calls); it is safe at any point between calls (while preloads are pending,
+     after a failure), not from inside a lifecycle function. During and after it, singleton
+     lookups answer false.
    - A subsystem with no preload counts as preloaded; missing functions are skipped.
 
    ERRORS
@@ -228,6 +229,7 @@ struct tl_lifecycle {
     uint32_t round_begin, round_end;             /* the captured set of the current deployment */
     uint32_t state;                              /* TL__LIFECYCLE_* */
     bool in_phase;                               /* inside a lifecycle function */
+    bool discarding;                             /* tl_lifecycle_discard began (its hooks too) */
     bool announced;                              /* OnCoreDeployed published */
     const char *failed;                          /* name of the (first) preload that failed */
     tl__lifecycle_batch *batches;                /* every tier batch started, in deployment order */
@@ -240,7 +242,8 @@ struct tl_lifecycle {
 /* TL_LIFECYCLE_INVALID_ARGUMENT for a NULL core. */
 TL_API tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc);
 /* Adds a subsystem (its type at most once) to the next deployment round. TL_LIFECYCLE_REFUSED
-   when the core is discarding, discarded or failed, TL_LIFECYCLE_ALREADY_WOVEN on duplicates. */
+   when the core is discarding (its before-discard hooks included), discarded or failed,
+   TL_LIFECYCLE_ALREADY_WOVEN on duplicates. */
 TL_API tl_lifecycle_result tl_lifecycle_weave(tl_lifecycle *core,
                                               const tl_lifecycle_subsystem *subsystem, void *self);
 /* The same in the native tier: each round deploys its native subsystems as one batch, then its
@@ -904,6 +907,13 @@ tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_des
     return TL_LIFECYCLE_OK;
 }
 
+/* The state weaving sees: discarding from the start of tl_lifecycle_discard, its before-discard
+   hooks included (the state says so only after them, so that lookups still answer in them). */
+static uint32_t tl__lifecycle_weave_state(const tl_lifecycle *core) {
+    return core->discarding && core->state < TL__LIFECYCLE_DISCARDING ? TL__LIFECYCLE_DISCARDING
+                                                                      : core->state;
+}
+
 static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core,
                                                     const tl_lifecycle_subsystem *subsystem,
                                                     void *self, uint32_t tier) {
@@ -913,10 +923,10 @@ static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core,
                           "tl_lifecycle_weave");
         return TL_LIFECYCLE_INVALID_ARGUMENT;
     }
-    if (core->state >= TL__LIFECYCLE_FAILED) {
+    if (tl__lifecycle_weave_state(core) >= TL__LIFECYCLE_FAILED) {
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_WEAVE_REFUSED,
                           subsystem->name ? subsystem->name : "?",
-                          tl__lifecycle_state_name(core->state));
+                          tl__lifecycle_state_name(tl__lifecycle_weave_state(core)));
         return TL_LIFECYCLE_REFUSED;
     }
     for (i = 0; i < core->count; i++) {
@@ -1201,7 +1211,8 @@ void tl_lifecycle_discard(tl_lifecycle *core) {
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_REENTRANT_CALL, "tl_lifecycle_discard");
         return;
     }
-    core->in_phase = true; /* the hooks may not deploy or discard either */
+    core->in_phase = true;   /* the hooks may not deploy or discard either */
+    core->discarding = true; /* nor weave: nothing would boot or discard what they wove */
     tl__lifecycle_run_hooks(core);
     core->state = TL__LIFECYCLE_DISCARDING;
     /* Later batches first (the user tier before the native one, a later round before an earlier
