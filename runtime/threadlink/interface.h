@@ -108,7 +108,8 @@
      (its OnInteract subscription is removed, OnInteractableOutOfRange(id) published), then one
      it entered comes in range: it subscribes to OnInteract and OnInteractableDetected(id) is
      published. OnInteract is a single-provider event: a second interactable in range at once is
-     refused with an error (SECOND_INTERACTABLE) and stays out of range, as the seed throws; so
+     refused with an error (SECOND_INTERACTABLE, logged once while the same one is in range and
+     the position stays in the second's area) and stays out of range, as the seed throws; so
      is one whose subscription the registry refuses (OUT_OF_MEMORY; INVALID_ARGUMENT when the
      registry's OnInteract is not the native event), events.h logging why.
    - tl_interface_interact publishes OnInteract: the interactable in range answers (its result
@@ -397,6 +398,7 @@ typedef struct tl__interface_entry {
 typedef struct tl__interface_interactable {
     tl_interface_interactable_desc d;
     bool used, in_range;
+    uint32_t refused_for; /* the one in range when it was refused (logged once), or 0 */
 } tl__interface_interactable;
 
 struct tl_interface {
@@ -937,6 +939,7 @@ TL_API tl_interface_result tl_interface_interactable_add(tl_interface *ui,
     ui->interactables[i].d = *d;
     ui->interactables[i].used = true;
     ui->interactables[i].in_range = false;
+    ui->interactables[i].refused_for = 0;
     return tl__interface_set(ui, TL_INTERFACE_OK);
 }
 
@@ -959,11 +962,14 @@ static tl_interface_result tl__interface_from_events(tl_events_result r) {
 static tl_interface_result tl__interface_enter(tl_interface *ui, tl__interface_interactable *it) {
     tl_events_result subscribed;
     uint32_t other = tl_interface_in_range(ui);
-    if (other) {
-        tl__interface_log(&ui->logger, TL_INTERFACE_LOG_SECOND_INTERACTABLE, (unsigned)it->d.id,
-                          (unsigned)other, (unsigned)it->d.id);
+    if (other) { /* said once while the pair lasts: detect runs every frame */
+        if (it->refused_for != other)
+            tl__interface_log(&ui->logger, TL_INTERFACE_LOG_SECOND_INTERACTABLE, (unsigned)it->d.id,
+                              (unsigned)other, (unsigned)it->d.id);
+        it->refused_for = other;
         return TL_INTERFACE_SECOND_INTERACTABLE;
     }
+    it->refused_for = 0;
     subscribed =
         tl_events_subscribe(ui->registry, ui->events.interact, TL_INTERFACE_SIG_INTERACT,
                             TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(tl__interface_on_interact), it);
@@ -1030,7 +1036,11 @@ TL_API tl_interface_result tl_interface_detect(tl_interface *ui, tl_fpv2 positio
     }
     for (i = 0; i < ui->max_interactables; i++) {
         tl__interface_interactable *it = &ui->interactables[i];
-        if (!it->used || it->in_range || !tl__interface_inside(&it->d, position)) continue;
+        if (!it->used || it->in_range) continue;
+        if (!tl__interface_inside(&it->d, position)) {
+            it->refused_for = 0; /* it left its area: a refusal when it comes back is said again */
+            continue;
+        }
         one = tl__interface_enter(ui, it);
         if (r == TL_INTERFACE_OK) r = one;
     }

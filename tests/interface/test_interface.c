@@ -623,6 +623,29 @@ static void test_interface_second_interactable_refused(void **state) {
     assert_int_equal(tl_interface_in_range(x->ui), 0);
 }
 
+/* Standing in the overlap detects the refusal each frame but logs it once for the pair; once the
+   player has left the second area, entering it again logs it again. */
+static void test_interface_overlap_logged_once_per_pair(void **state) {
+    h *x = (h *)*state;
+    chest a = { 0 }, b = { 0 }, c = { 0 };
+    int frame;
+    add(x, 1, TL_INTERFACE_CIRCLE, 0, 0, 3, &a);
+    add(x, 2, TL_INTERFACE_CIRCLE, 4, 0, 3, &b);
+    for (frame = 0; frame < 60; frame++)
+        assert_int_equal(tl_interface_detect(x->ui, at(2, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(x->errors, 1);
+    assert_int_equal(tl_interface_detect(x->ui, at(-2, 0)), TL_INTERFACE_OK); /* out of 2's area */
+    assert_int_equal(tl_interface_detect(x->ui, at(2, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(x->errors, 2);
+    /* Another pair: 3 overlaps 2 while 2 is in range. */
+    add(x, 3, TL_INTERFACE_BOX, 6, 0, 1, &c);
+    assert_int_equal(tl_interface_detect(x->ui, at(6, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(tl_interface_in_range(x->ui), 2);
+    assert_int_equal(tl_interface_detect(x->ui, at(6, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(x->errors, 3);
+    assert_non_null(strstr(x->log, "interactable 3 in range while 2 is"));
+}
+
 /* A subscription the registry refuses for another reason than a second provider is said as it
    is: out of memory, or an OnInteract that is not the native event; the interactable stays out of
    range and enters once it can. */
@@ -742,6 +765,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_interface_interactable_in_and_out_of_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_big_circle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_second_interactable_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_overlap_logged_once_per_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_refused_subscription_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_interactables_need_a_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_allocates_nothing_after_create, setup, teardown),
