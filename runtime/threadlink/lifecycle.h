@@ -635,42 +635,65 @@ static const char *tl__lifecycle_batch_object_name(const tl_lifecycle_object *ob
     return object->vtable && object->vtable->type_name ? object->vtable->type_name : "?";
 }
 
-/* Depth of each object (0 for a root) into depth[]; false on a bad parent or a cycle, which a
-   walk longer than the list reveals. */
+#define TL__LIFECYCLE_DEPTH_UNKNOWN UINT32_MAX
+#define TL__LIFECYCLE_DEPTH_WALKING \
+    (UINT32_MAX - 1u) /* on the walk under way: met again, a cycle */
+
+/* The depth of object i (0 for a root) and of every ancestor not known yet, each computed once:
+   linear in the list however deep the chains. Walks up to a root or a known depth, marking the
+   way, then walks it again writing the depths; false on a cycle (the walk meets its own mark).
+   A parent out of range ends the walk as a root would: its own object reports it. */
+static bool tl__lifecycle_batch_depth_of(const tl_lifecycle_object *objects, uint32_t n, uint32_t i,
+                                         uint32_t *depth) {
+    uint32_t at = i, steps = 0, base;
+    while (depth[at] == TL__LIFECYCLE_DEPTH_UNKNOWN && objects[at].parent < n) {
+        depth[at] = TL__LIFECYCLE_DEPTH_WALKING;
+        at = objects[at].parent;
+        steps++;
+    }
+    if (depth[at] == TL__LIFECYCLE_DEPTH_WALKING) return false;
+    if (depth[at] == TL__LIFECYCLE_DEPTH_UNKNOWN) depth[at] = 0; /* a root */
+    base = depth[at];
+    for (at = i; steps > 0; steps--, at = objects[at].parent) depth[at] = base + steps;
+    return true;
+}
+
+/* Depth of each object (0 for a root) into depth[]; false on a bad parent or a cycle, reported
+   for the first object (in list order) that has one or leads into one. */
 static bool tl__lifecycle_batch_depths(tl_lifecycle_batch *batch,
                                        const tl_lifecycle_object *objects, uint32_t *depth) {
     uint32_t i, n = batch->count;
+    for (i = 0; i < n; i++) depth[i] = TL__LIFECYCLE_DEPTH_UNKNOWN;
     for (i = 0; i < n; i++) {
-        uint32_t at = i, steps = 0;
         if (objects[i].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[i].parent >= n) {
             tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i,
                               "an out-of-range", objects[i].parent);
             return false;
         }
-        while (objects[at].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[at].parent < n &&
-               steps <= n) {
-            at = objects[at].parent;
-            steps++;
-        }
-        if (steps > n) {
+        if (!tl__lifecycle_batch_depth_of(objects, n, i, depth)) {
             tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i,
                               "a cycle through its", objects[i].parent);
             return false;
         }
-        depth[i] = steps;
     }
     return true;
 }
 
-/* discard_order: deepest first, the later index first among equals (a counting pass per depth
-   would do; the lists are short and this runs once). */
-static void tl__lifecycle_batch_order(tl_lifecycle_batch *batch, const uint32_t *depth) {
-    uint32_t i, d, max = 0, k = 0;
+/* discard_order: deepest first, the later index first among equals. A counting sort by depth:
+   `starts` (count entries; depths are below count) is scratch. */
+static void tl__lifecycle_batch_order(tl_lifecycle_batch *batch, const uint32_t *depth,
+                                      uint32_t *starts) {
+    uint32_t i, d, max = 0, at = 0;
     for (i = 0; i < batch->count; i++)
         if (depth[i] > max) max = depth[i];
-    for (d = max + 1; d-- > 0;)
-        for (i = batch->count; i-- > 0;)
-            if (depth[i] == d) batch->discard_order[k++] = i;
+    for (d = 0; d <= max; d++) starts[d] = 0;
+    for (i = 0; i < batch->count; i++) starts[depth[i]]++;
+    for (d = max + 1; d-- > 0;) { /* the deepest first: each depth starts after the deeper ones */
+        uint32_t n = starts[d];
+        starts[d] = at;
+        at += n;
+    }
+    for (i = batch->count; i-- > 0;) batch->discard_order[starts[depth[i]]++] = i;
 }
 
 static void tl__lifecycle_batch_reset(tl_lifecycle_batch *batch) {
@@ -717,7 +740,7 @@ tl_lifecycle_result tl_lifecycle_batch_init(tl_lifecycle_batch *batch,
             batch->items[i].object = objects[i];
             batch->items[i].stage = TL__LIFECYCLE_BATCH_STAGE_NEW;
         }
-        tl__lifecycle_batch_order(batch, depth);
+        tl__lifecycle_batch_order(batch, depth, batch->failed); /* empty until an update */
         TL_FREE(depth);
         return TL_LIFECYCLE_OK;
     } else {
