@@ -933,8 +933,8 @@ tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_des
 /* The state weaving sees: discarding from the start of tl_lifecycle_discard, its before-discard
    hooks included (the state says so only after them, so that lookups still answer in them). */
 static uint32_t tl__lifecycle_weave_state(const tl_lifecycle *core) {
-    return core->discarding && core->state < TL__LIFECYCLE_DISCARDING ? TL__LIFECYCLE_DISCARDING
-                                                                      : core->state;
+    if (core->discarding && core->state < TL__LIFECYCLE_DISCARDING) return TL__LIFECYCLE_DISCARDING;
+    return core->state;
 }
 
 static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core,
