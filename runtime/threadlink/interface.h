@@ -79,7 +79,14 @@
    - When the stack becomes non-empty, set_mode(Gameplay, false) then set_mode(Menu, true); when
      it empties, set_mode(Menu, false) then set_mode(Gameplay, true) (desc.menu_mode and
      desc.gameplay_mode; a NULL hook switches nothing).
-   - Vtable functions may stack, pop, cancel and clear; they must not destroy the stack.
+   - Vtable functions (and listeners of its events) may stack, pop, cancel and clear; they must
+     not destroy the stack. Such a call takes effect at once, and the call it interrupted then
+     finishes from the stack as it is: the top is shown, a shown interface below it that is not
+     persistent is concealed (a toast that pops itself in its conceal uncovers the one below,
+     which the interface being stacked then conceals), the modes follow whether the stack is
+     empty, and a newly stacked interface's selection is published only if it is still the top
+     once shown. Inside tl_interface_destroy they are refused (DESTROYING, logged): nothing is
+     shown and no mode switched after destroy began.
 
    SELECTABLES
    -----------
@@ -101,7 +108,8 @@
      (its OnInteract subscription is removed, OnInteractableOutOfRange(id) published), then one
      it entered comes in range: it subscribes to OnInteract and OnInteractableDetected(id) is
      published. OnInteract is a single-provider event: a second interactable in range at once is
-     refused with an error (SECOND_INTERACTABLE) and stays out of range, as the seed throws; so
+     refused with an error (SECOND_INTERACTABLE, logged once while the same one is in range and
+     the position stays in the second's area) and stays out of range, as the seed throws; so
      is one whose subscription the registry refuses (OUT_OF_MEMORY; INVALID_ARGUMENT when the
      registry's OnInteract is not the native event), events.h logging why.
    - tl_interface_interact publishes OnInteract: the interactable in range answers (its result
@@ -198,7 +206,8 @@ typedef bool (*tl_interface_interact_fn)(void *ctx);
     X(UNKNOWN_INTERACTABLE, "no interactable has this id") \
     X(SECOND_INTERACTABLE, "another interactable is in range: OnInteract has one provider") \
     X(NOTHING_IN_RANGE, "no interactable is in range") \
-    X(NO_REGISTRY, "interactables need desc.registry (OnInteract)")
+    X(NO_REGISTRY, "interactables need desc.registry (OnInteract)") \
+    X(DESTROYING, "tl_interface_destroy is running: the stack no longer changes")
 typedef enum tl_interface_result {
     TL_INTERFACE_OK = 0,
 #define TL__INTERFACE_RESULT_ENUM(id, message) TL_INTERFACE_##id,
@@ -219,7 +228,8 @@ typedef enum tl_interface_result {
     X(UNKNOWN_INTERACTABLE, TL_LOG_LEVEL_ERROR, "%s: no interactable %u") \
     X(SECOND_INTERACTABLE, TL_LOG_LEVEL_ERROR, \
       "interactable %u in range while %u is: OnInteract has one provider, %u stays out of range") \
-    X(NO_REGISTRY, TL_LOG_LEVEL_ERROR, "interactable %u: desc.registry is required (OnInteract)")
+    X(NO_REGISTRY, TL_LOG_LEVEL_ERROR, "interactable %u: desc.registry is required (OnInteract)") \
+    X(DESTROYING, TL_LOG_LEVEL_ERROR, "%s: refused inside tl_interface_destroy")
 #define TL_INTERFACE_LOG_BASE 0xb00u
 typedef enum tl_interface_log_item {
     TL_INTERFACE_LOG_NONE_ = TL_INTERFACE_LOG_BASE - 1,
@@ -299,7 +309,8 @@ typedef struct tl_interface_desc {
 /* NULL on a bad desc or no memory (logged). */
 TL_API tl_interface *tl_interface_create(const tl_interface_desc *desc);
 /* Conceals what is stacked, discards every interface, removes every interactable, frees; the
-   modes are not switched back (tl_interface_clear first does). */
+   modes are not switched back (tl_interface_clear first does). A stack, pop, cancel or clear
+   from its vtable calls is refused (TL_INTERFACE_DESTROYING). */
 TL_API void tl_interface_destroy(tl_interface *ui);
 TL_API tl_interface_result tl_interface_last_result(const tl_interface *ui);
 TL_API const char *tl_interface_result_message(tl_interface_result result);
@@ -387,6 +398,7 @@ typedef struct tl__interface_entry {
 typedef struct tl__interface_interactable {
     tl_interface_interactable_desc d;
     bool used, in_range;
+    uint32_t refused_for; /* the one in range when it was refused (logged once), or 0 */
 } tl__interface_interactable;
 
 struct tl_interface {
@@ -404,6 +416,9 @@ struct tl_interface {
     void *hooks_ctx;
     uint32_t menu_mode, gameplay_mode;
     bool wrap;
+    bool menu_on;      /* the modes were last switched for a non-empty stack */
+    bool destroying;   /* inside tl_interface_destroy: the stack no longer changes */
+    uint32_t announce; /* entry index + 1 of a newly stacked interface not yet told, or 0 */
     tl_interface_result result;
 };
 
@@ -514,10 +529,16 @@ static void tl__interface_conceal(tl__interface_entry *e) {
     if (e->vt && e->vt->conceal) e->vt->conceal(e->self);
 }
 
-static void tl__interface_modes(tl_interface *ui, bool stacked) {
-    if (!ui->set_mode) return;
+/* Switches the modes when the stack has become non-empty or empty since they were last switched;
+   true when it called the hook. */
+static bool tl__interface_switch_modes(tl_interface *ui) {
+    bool stacked = ui->depth > 0;
+    if (ui->menu_on == stacked) return false;
+    ui->menu_on = stacked;
+    if (!ui->set_mode) return false;
     ui->set_mode(ui->hooks_ctx, stacked ? ui->gameplay_mode : ui->menu_mode, false);
     ui->set_mode(ui->hooks_ctx, stacked ? ui->menu_mode : ui->gameplay_mode, true);
+    return true;
 }
 
 static void tl__interface_announce(tl_interface *ui, const tl__interface_entry *e) {
@@ -552,33 +573,92 @@ TL_API tl_interface_result tl_interface_register(tl_interface *ui, uint32_t id,
     return tl__interface_set(ui, TL_INTERFACE_OK);
 }
 
-/* Pushes entry e: the top below is concealed unless persistent, e shown, its selection told. */
+/* --- settling: what is shown follows the stack --------------------------------------------------
+   A vtable function (or a listener) may stack, pop, cancel or clear while one of those calls is
+   running; its call takes effect at once. The running call then settles from the stack as it
+   is: each step below may call the game, which may change the stack again, so the steps start
+   over after any call until none has anything to do. */
+
+/* A shown interface under the top that is not persistent is concealed (the nearest first). */
+static bool tl__interface_conceal_covered(tl_interface *ui) {
+    uint32_t k = ui->depth ? ui->depth - 1u : 0u;
+    while (k-- > 0) {
+        tl__interface_entry *e = &ui->entries[ui->stack[k]];
+        if (!e->shown || (e->flags & TL_INTERFACE_PERSISTENT)) continue;
+        tl__interface_conceal(e);
+        return true;
+    }
+    return false;
+}
+
+static bool tl__interface_show_top(tl_interface *ui) {
+    tl__interface_entry *top = tl__interface_top_entry(ui);
+    if (!top || top->shown) return false;
+    tl__interface_show(top);
+    return true;
+}
+
+/* A newly stacked interface's selection is told if it is still the top once shown. */
+static bool tl__interface_announce_stacked(tl_interface *ui) {
+    tl__interface_entry *top = tl__interface_top_entry(ui);
+    uint32_t pending = ui->announce;
+    if (!pending) return false;
+    ui->announce = 0;
+    if (!top || (uint32_t)(top - ui->entries) + 1u != pending || !top->shown) return false;
+    tl__interface_announce(ui, top);
+    return true;
+}
+
+static void tl__interface_settle(tl_interface *ui) {
+    while (tl__interface_conceal_covered(ui) || tl__interface_switch_modes(ui) ||
+           tl__interface_show_top(ui) || tl__interface_announce_stacked(ui)) {}
+}
+
+/* Calls that change the stack are refused inside tl_interface_destroy (it empties the stack
+   without switching modes and discards every interface: nothing may be shown again). */
+static bool tl__interface_refuse_in_destroy(tl_interface *ui, const char *what) {
+    if (!ui->destroying) return false;
+    tl__interface_log(&ui->logger, TL_INTERFACE_LOG_DESTROYING, what);
+    tl__interface_set(ui, TL_INTERFACE_DESTROYING);
+    return true;
+}
+
+static tl_interface_result tl__interface_already_stacked(tl_interface *ui, uint32_t id) {
+    tl__interface_log(&ui->logger, TL_INTERFACE_LOG_ALREADY_STACKED, (unsigned)id);
+    return tl__interface_set(ui, TL_INTERFACE_ALREADY_STACKED);
+}
+
+/* Conceals the top before another covers it, while it is still the top (its conceal may pop it
+   or stack another: the new top is concealed in turn), unless it is persistent. */
+static void tl__interface_cover_top(tl_interface *ui) {
+    tl__interface_entry *top;
+    while ((top = tl__interface_top_entry(ui)) && top->shown &&
+           !(top->flags & TL_INTERFACE_PERSISTENT))
+        tl__interface_conceal(top);
+}
+
+/* Pushes entry e over the top it covered, then settles: e shown, its selection told. */
 static void tl__interface_push(tl_interface *ui, tl__interface_entry *e) {
-    tl__interface_entry *below = tl__interface_top_entry(ui);
-    bool was_empty;
-    if (below && !(below->flags & TL_INTERFACE_PERSISTENT)) tl__interface_conceal(below);
-    was_empty = ui->depth == 0; /* (after the conceal, which may have popped the last one) */
     ui->stack[ui->depth++] = (uint32_t)(e - ui->entries);
     e->stacked = true;
-    if (was_empty) tl__interface_modes(ui, true);
-    tl__interface_show(e);
-    tl__interface_announce(ui, e);
+    ui->announce = (uint32_t)(e - ui->entries) + 1u;
+    tl__interface_settle(ui);
 }
 
 TL_API tl_interface_result tl_interface_stack_with(tl_interface *ui, uint32_t id,
                                                    const void *payload) {
     tl__interface_entry *e;
     if (!ui) return TL_INTERFACE_INVALID_ARGUMENT;
+    if (tl__interface_refuse_in_destroy(ui, "stack")) return TL_INTERFACE_DESTROYING;
     e = tl__interface_entry_of(ui, id, "stack");
     if (!e) return TL_INTERFACE_UNKNOWN_INTERFACE;
-    if (e->stacked) {
-        tl__interface_log(&ui->logger, TL_INTERFACE_LOG_ALREADY_STACKED, (unsigned)id);
-        return tl__interface_set(ui, TL_INTERFACE_ALREADY_STACKED);
-    }
+    if (e->stacked) return tl__interface_already_stacked(ui, id);
     if (payload && e->vt && e->vt->preprocess && !e->vt->preprocess(e->self, payload)) {
         tl__interface_log(&ui->logger, TL_INTERFACE_LOG_REFUSED, (unsigned)id);
         return tl__interface_set(ui, TL_INTERFACE_REFUSED);
     }
+    tl__interface_cover_top(ui);
+    if (e->stacked) return tl__interface_already_stacked(ui, id); /* a conceal stacked it */
     tl__interface_push(ui, e);
     return tl__interface_set(ui, TL_INTERFACE_OK);
 }
@@ -597,23 +677,18 @@ static tl__interface_entry *tl__interface_remove_top(tl_interface *ui) {
     return e;
 }
 
-/* After a removal: the new top shown, or the modes switched back when the stack emptied. */
-static void tl__interface_uncover(tl_interface *ui) {
-    tl__interface_entry *top = tl__interface_top_entry(ui);
-    if (top) tl__interface_show(top);
-    else tl__interface_modes(ui, false);
-}
-
 TL_API tl_interface_result tl_interface_pop_top(tl_interface *ui) {
     if (!ui) return TL_INTERFACE_INVALID_ARGUMENT;
+    if (tl__interface_refuse_in_destroy(ui, "pop_top")) return TL_INTERFACE_DESTROYING;
     if (!tl__interface_remove_top(ui)) return tl__interface_set(ui, TL_INTERFACE_EMPTY);
-    tl__interface_uncover(ui);
+    tl__interface_settle(ui);
     return tl__interface_set(ui, TL_INTERFACE_OK);
 }
 
 TL_API tl_interface_result tl_interface_cancel(tl_interface *ui) {
     tl__interface_entry *e, *below;
     if (!ui) return TL_INTERFACE_INVALID_ARGUMENT;
+    if (tl__interface_refuse_in_destroy(ui, "cancel")) return TL_INTERFACE_DESTROYING;
     e = tl__interface_top_entry(ui);
     if (!e) return tl__interface_set(ui, TL_INTERFACE_EMPTY);
     if (!(e->flags & TL_INTERFACE_CANCELLABLE))
@@ -628,14 +703,14 @@ TL_API tl_interface_result tl_interface_cancel(tl_interface *ui) {
     if (below && below == tl__interface_top_entry(ui) &&
         (below->flags & TL_INTERFACE_CANCELLABLE) && below->vt && below->vt->sub_panel_cancelled)
         below->vt->sub_panel_cancelled(below->self);
-    if (!e->stacked) tl__interface_uncover(ui);
+    tl__interface_settle(ui);
     return tl__interface_set(ui, TL_INTERFACE_OK);
 }
 
 TL_API void tl_interface_clear(tl_interface *ui) {
-    if (!ui || ui->depth == 0) return;
+    if (!ui || ui->depth == 0 || tl__interface_refuse_in_destroy(ui, "clear")) return;
     while (tl__interface_remove_top(ui)) {}
-    tl__interface_modes(ui, false);
+    tl__interface_settle(ui);
 }
 
 TL_API bool tl_interface_is_top(const tl_interface *ui, uint32_t id) {
@@ -864,6 +939,7 @@ TL_API tl_interface_result tl_interface_interactable_add(tl_interface *ui,
     ui->interactables[i].d = *d;
     ui->interactables[i].used = true;
     ui->interactables[i].in_range = false;
+    ui->interactables[i].refused_for = 0;
     return tl__interface_set(ui, TL_INTERFACE_OK);
 }
 
@@ -886,11 +962,14 @@ static tl_interface_result tl__interface_from_events(tl_events_result r) {
 static tl_interface_result tl__interface_enter(tl_interface *ui, tl__interface_interactable *it) {
     tl_events_result subscribed;
     uint32_t other = tl_interface_in_range(ui);
-    if (other) {
-        tl__interface_log(&ui->logger, TL_INTERFACE_LOG_SECOND_INTERACTABLE, (unsigned)it->d.id,
-                          (unsigned)other, (unsigned)it->d.id);
+    if (other) { /* said once while the pair lasts: detect runs every frame */
+        if (it->refused_for != other)
+            tl__interface_log(&ui->logger, TL_INTERFACE_LOG_SECOND_INTERACTABLE, (unsigned)it->d.id,
+                              (unsigned)other, (unsigned)it->d.id);
+        it->refused_for = other;
         return TL_INTERFACE_SECOND_INTERACTABLE;
     }
+    it->refused_for = 0;
     subscribed =
         tl_events_subscribe(ui->registry, ui->events.interact, TL_INTERFACE_SIG_INTERACT,
                             TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(tl__interface_on_interact), it);
@@ -957,7 +1036,11 @@ TL_API tl_interface_result tl_interface_detect(tl_interface *ui, tl_fpv2 positio
     }
     for (i = 0; i < ui->max_interactables; i++) {
         tl__interface_interactable *it = &ui->interactables[i];
-        if (!it->used || it->in_range || !tl__interface_inside(&it->d, position)) continue;
+        if (!it->used || it->in_range) continue;
+        if (!tl__interface_inside(&it->d, position)) {
+            it->refused_for = 0; /* it left its area: a refusal when it comes back is said again */
+            continue;
+        }
         one = tl__interface_enter(ui, it);
         if (r == TL_INTERFACE_OK) r = one;
     }
@@ -977,6 +1060,7 @@ TL_API tl_interface_result tl_interface_interact(tl_interface *ui, bool *answer)
 TL_API void tl_interface_destroy(tl_interface *ui) {
     uint32_t i;
     if (!ui) return;
+    ui->destroying = true;
     if (ui->entries) {
         while (tl__interface_remove_top(ui)) {}
         for (i = 0; i < ui->entry_count; i++)

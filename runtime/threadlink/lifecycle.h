@@ -69,11 +69,12 @@
      start, and tl_lifecycle_deploy returns TL_LIFECYCLE_DEPLOY_FAILED from then on (tl_lifecycle_failed_subsystem
      names the first, tl_lifecycle_failed_count / tl_lifecycle_failed_name all of them).
    - tl_lifecycle_discard first runs the tl_lifecycle_before_discard hooks (newest first, lookups still
-     answer), then discard once for every subsystem of every tier that started, the user tier
-     before the native one and a later round before an earlier one, each in reverse weave order
-     (a subsystem never reached by deployment is dropped without calls); it is safe at any point
-     between calls (while preloads are pending, after a failure), not from inside a lifecycle
-     function. During and after it, singleton lookups answer false.
+     answer, a weave is refused: the core is discarding), then discard once for every subsystem
+     of every tier that started, the user tier before the native one and a later round before an
+     earlier one, each in reverse weave order (a subsystem never reached by deployment is
+     dropped without calls); it is safe at any point between calls (while preloads are pending,
+     after a failure), not from inside a lifecycle function. During and after it, singleton
+     lookups answer false.
    - A subsystem with no preload counts as preloaded; missing functions are skipped.
 
    ERRORS
@@ -228,6 +229,7 @@ struct tl_lifecycle {
     uint32_t round_begin, round_end;             /* the captured set of the current deployment */
     uint32_t state;                              /* TL__LIFECYCLE_* */
     bool in_phase;                               /* inside a lifecycle function */
+    bool discarding;                             /* tl_lifecycle_discard began (its hooks too) */
     bool announced;                              /* OnCoreDeployed published */
     const char *failed;                          /* name of the (first) preload that failed */
     tl__lifecycle_batch *batches;                /* every tier batch started, in deployment order */
@@ -240,7 +242,8 @@ struct tl_lifecycle {
 /* TL_LIFECYCLE_INVALID_ARGUMENT for a NULL core. */
 TL_API tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc);
 /* Adds a subsystem (its type at most once) to the next deployment round. TL_LIFECYCLE_REFUSED
-   when the core is discarding, discarded or failed, TL_LIFECYCLE_ALREADY_WOVEN on duplicates. */
+   when the core is discarding (its before-discard hooks included), discarded or failed,
+   TL_LIFECYCLE_ALREADY_WOVEN on duplicates. */
 TL_API tl_lifecycle_result tl_lifecycle_weave(tl_lifecycle *core,
                                               const tl_lifecycle_subsystem *subsystem, void *self);
 /* The same in the native tier: each round deploys its native subsystems as one batch, then its
@@ -632,42 +635,65 @@ static const char *tl__lifecycle_batch_object_name(const tl_lifecycle_object *ob
     return object->vtable && object->vtable->type_name ? object->vtable->type_name : "?";
 }
 
-/* Depth of each object (0 for a root) into depth[]; false on a bad parent or a cycle, which a
-   walk longer than the list reveals. */
+#define TL__LIFECYCLE_DEPTH_UNKNOWN UINT32_MAX
+#define TL__LIFECYCLE_DEPTH_WALKING \
+    (UINT32_MAX - 1u) /* on the walk under way: met again, a cycle */
+
+/* The depth of object i (0 for a root) and of every ancestor not known yet, each computed once:
+   linear in the list however deep the chains. Walks up to a root or a known depth, marking the
+   way, then walks it again writing the depths; false on a cycle (the walk meets its own mark).
+   A parent out of range ends the walk as a root would: its own object reports it. */
+static bool tl__lifecycle_batch_depth_of(const tl_lifecycle_object *objects, uint32_t n, uint32_t i,
+                                         uint32_t *depth) {
+    uint32_t at = i, steps = 0, base;
+    while (depth[at] == TL__LIFECYCLE_DEPTH_UNKNOWN && objects[at].parent < n) {
+        depth[at] = TL__LIFECYCLE_DEPTH_WALKING;
+        at = objects[at].parent;
+        steps++;
+    }
+    if (depth[at] == TL__LIFECYCLE_DEPTH_WALKING) return false;
+    if (depth[at] == TL__LIFECYCLE_DEPTH_UNKNOWN) depth[at] = 0; /* a root */
+    base = depth[at];
+    for (at = i; steps > 0; steps--, at = objects[at].parent) depth[at] = base + steps;
+    return true;
+}
+
+/* Depth of each object (0 for a root) into depth[]; false on a bad parent or a cycle, reported
+   for the first object (in list order) that has one or leads into one. */
 static bool tl__lifecycle_batch_depths(tl_lifecycle_batch *batch,
                                        const tl_lifecycle_object *objects, uint32_t *depth) {
     uint32_t i, n = batch->count;
+    for (i = 0; i < n; i++) depth[i] = TL__LIFECYCLE_DEPTH_UNKNOWN;
     for (i = 0; i < n; i++) {
-        uint32_t at = i, steps = 0;
         if (objects[i].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[i].parent >= n) {
             tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i,
                               "an out-of-range", objects[i].parent);
             return false;
         }
-        while (objects[at].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[at].parent < n &&
-               steps <= n) {
-            at = objects[at].parent;
-            steps++;
-        }
-        if (steps > n) {
+        if (!tl__lifecycle_batch_depth_of(objects, n, i, depth)) {
             tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i,
                               "a cycle through its", objects[i].parent);
             return false;
         }
-        depth[i] = steps;
     }
     return true;
 }
 
-/* discard_order: deepest first, the later index first among equals (a counting pass per depth
-   would do; the lists are short and this runs once). */
-static void tl__lifecycle_batch_order(tl_lifecycle_batch *batch, const uint32_t *depth) {
-    uint32_t i, d, max = 0, k = 0;
+/* discard_order: deepest first, the later index first among equals. A counting sort by depth:
+   `starts` (count entries; depths are below count) is scratch. */
+static void tl__lifecycle_batch_order(tl_lifecycle_batch *batch, const uint32_t *depth,
+                                      uint32_t *starts) {
+    uint32_t i, d, max = 0, at = 0;
     for (i = 0; i < batch->count; i++)
         if (depth[i] > max) max = depth[i];
-    for (d = max + 1; d-- > 0;)
-        for (i = batch->count; i-- > 0;)
-            if (depth[i] == d) batch->discard_order[k++] = i;
+    for (d = 0; d <= max; d++) starts[d] = 0;
+    for (i = 0; i < batch->count; i++) starts[depth[i]]++;
+    for (d = max + 1; d-- > 0;) { /* the deepest first: each depth starts after the deeper ones */
+        uint32_t n = starts[d];
+        starts[d] = at;
+        at += n;
+    }
+    for (i = batch->count; i-- > 0;) batch->discard_order[starts[depth[i]]++] = i;
 }
 
 static void tl__lifecycle_batch_reset(tl_lifecycle_batch *batch) {
@@ -714,7 +740,7 @@ tl_lifecycle_result tl_lifecycle_batch_init(tl_lifecycle_batch *batch,
             batch->items[i].object = objects[i];
             batch->items[i].stage = TL__LIFECYCLE_BATCH_STAGE_NEW;
         }
-        tl__lifecycle_batch_order(batch, depth);
+        tl__lifecycle_batch_order(batch, depth, batch->failed); /* empty until an update */
         TL_FREE(depth);
         return TL_LIFECYCLE_OK;
     } else {
@@ -904,6 +930,13 @@ tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_des
     return TL_LIFECYCLE_OK;
 }
 
+/* The state weaving sees: discarding from the start of tl_lifecycle_discard, its before-discard
+   hooks included (the state says so only after them, so that lookups still answer in them). */
+static uint32_t tl__lifecycle_weave_state(const tl_lifecycle *core) {
+    if (core->discarding && core->state < TL__LIFECYCLE_DISCARDING) return TL__LIFECYCLE_DISCARDING;
+    return core->state;
+}
+
 static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core,
                                                     const tl_lifecycle_subsystem *subsystem,
                                                     void *self, uint32_t tier) {
@@ -913,10 +946,10 @@ static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core,
                           "tl_lifecycle_weave");
         return TL_LIFECYCLE_INVALID_ARGUMENT;
     }
-    if (core->state >= TL__LIFECYCLE_FAILED) {
+    if (tl__lifecycle_weave_state(core) >= TL__LIFECYCLE_FAILED) {
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_WEAVE_REFUSED,
                           subsystem->name ? subsystem->name : "?",
-                          tl__lifecycle_state_name(core->state));
+                          tl__lifecycle_state_name(tl__lifecycle_weave_state(core)));
         return TL_LIFECYCLE_REFUSED;
     }
     for (i = 0; i < core->count; i++) {
@@ -1201,7 +1234,8 @@ void tl_lifecycle_discard(tl_lifecycle *core) {
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_REENTRANT_CALL, "tl_lifecycle_discard");
         return;
     }
-    core->in_phase = true; /* the hooks may not deploy or discard either */
+    core->in_phase = true;   /* the hooks may not deploy or discard either */
+    core->discarding = true; /* nor weave: nothing would boot or discard what they wove */
     tl__lifecycle_run_hooks(core);
     core->state = TL__LIFECYCLE_DISCARDING;
     /* Later batches first (the user tier before the native one, a later round before an earlier

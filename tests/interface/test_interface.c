@@ -60,6 +60,7 @@ typedef struct h {
     uint32_t cancelled[4], selected[8][2], detected[8], gone[8];
     int n_cancelled, n_selected, n_detected, n_gone;
     int clear_on_confirm;
+    int shown[16]; /* by interface id: show sets it, conceal clears it */
 } h;
 
 static h *current;
@@ -83,8 +84,14 @@ static void v_boot(void *self, tl_interface *ui, uint32_t id) {
     assert_int_equal(id_of(self), id);
     trace("boot", id);
 }
-static void v_show(void *self) { trace("show", id_of(self)); }
-static void v_conceal(void *self) { trace("conceal", id_of(self)); }
+static void v_show(void *self) {
+    current->shown[id_of(self)] = 1;
+    trace("show", id_of(self));
+}
+static void v_conceal(void *self) {
+    current->shown[id_of(self)] = 0;
+    trace("conceal", id_of(self));
+}
 static void v_cancelled(void *self) { trace("cancelled", id_of(self)); }
 static void v_sub(void *self) { trace("sub", id_of(self)); }
 static void v_confirm(void *self, uint32_t selectable) {
@@ -323,6 +330,125 @@ static void test_interface_modes_when_a_conceal_empties_the_stack(void **state) 
     assert_true(tl_input_is_mode_active(x->in, TL_INPUT_MODE_GAMEPLAY));
 }
 
+/* --- calls from inside the stack's own calls ---------------------------------------------------- */
+
+#define SELF_CLOSING 10u /* pops itself when covered, as the red team's toast */
+#define NAGGING 11u      /* stacks HUD when covered */
+#define VANISHING 12u    /* pops itself as it is shown */
+#define HANDING_ON 13u   /* stacks Options as it is shown */
+#define STACKS_AT_DISCARD 14u
+
+static int shown_count(const h *x) {
+    int i, n = 0;
+    for (i = 0; i < 16; i++) n += x->shown[i];
+    return n;
+}
+
+static void self_closing_conceal(void *self) {
+    v_conceal(self);
+    if (tl_interface_is_top(current->ui, id_of(self))) (void)tl_interface_pop_top(current->ui);
+}
+static void nagging_conceal(void *self) {
+    v_conceal(self);
+    if (!tl_interface_is_stacked(current->ui, HUD)) (void)tl_interface_stack(current->ui, HUD);
+}
+static void vanishing_show(void *self) {
+    v_show(self);
+    (void)tl_interface_pop_top(current->ui);
+}
+static void handing_on_show(void *self) {
+    v_show(self);
+    (void)tl_interface_stack(current->ui, OPTIONS);
+}
+static tl_interface_result stacked_at_discard;
+static void stacking_discard(void *self) {
+    v_discard(self);
+    stacked_at_discard = tl_interface_stack(current->ui, TITLE);
+}
+
+static void reg(h *x, uint32_t id, void (*show)(void *), void (*conceal)(void *), void (*discard)(void *)) {
+    static tl_interface_vtable vts[16];
+    vts[id] = vt;
+    if (show) vts[id].show = show;
+    if (conceal) vts[id].conceal = conceal;
+    if (discard) vts[id].discard = discard;
+    assert_int_equal(tl_interface_register(x->ui, id, &vts[id], (void *)(uintptr_t)id, 0), TL_INTERFACE_OK);
+}
+
+/* Stacking over an interface that pops itself in its conceal: the one it uncovers is concealed
+   in turn, so the new top is the only interface shown (two were, both non-persistent). */
+static void test_interface_conceal_that_pops_leaves_one_shown(void **state) {
+    h *x = (h *)*state;
+    reg(x, SELF_CLOSING, NULL, self_closing_conceal, NULL);
+    assert_int_equal(tl_interface_stack(x->ui, TITLE), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_stack(x->ui, SELF_CLOSING), TL_INTERFACE_OK);
+    x->trace[0] = '\0';
+    assert_int_equal(tl_interface_stack(x->ui, OPTIONS), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_depth(x->ui), 2);
+    assert_true(tl_interface_is_top(x->ui, OPTIONS));
+    assert_string_equal(x->trace, "conceal10 show1 conceal1 show2");
+    assert_int_equal(shown_count(x), 1);
+    assert_true(x->shown[OPTIONS]);
+    assert_true(tl_input_is_mode_active(x->in, TL_INPUT_MODE_MENU));
+    assert_int_equal(tl_interface_pop_top(x->ui), TL_INTERFACE_OK);
+    assert_int_equal(shown_count(x), 1);
+    assert_true(x->shown[TITLE]);
+}
+
+/* A conceal that stacks another interface: that one is covered too (it stayed shown under the
+   new top). */
+static void test_interface_conceal_that_stacks_is_covered_too(void **state) {
+    h *x = (h *)*state;
+    reg(x, NAGGING, NULL, nagging_conceal, NULL);
+    reg(x, HUD, NULL, NULL, NULL);
+    assert_int_equal(tl_interface_stack(x->ui, NAGGING), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_stack(x->ui, OPTIONS), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_depth(x->ui), 3);
+    assert_true(tl_interface_is_top(x->ui, OPTIONS));
+    assert_int_equal(shown_count(x), 1);
+    assert_true(x->shown[OPTIONS]);
+}
+
+/* OnUIElementSelected for a newly stacked interface is published only if it is still the top
+   once its show returned: not for one that popped itself, nor for one that stacked another. */
+static void test_interface_selection_told_only_for_the_top(void **state) {
+    h *x = (h *)*state;
+    reg(x, VANISHING, vanishing_show, NULL, NULL);
+    reg(x, HANDING_ON, handing_on_show, NULL, NULL);
+    assert_int_equal(tl_interface_add_selectable(x->ui, VANISHING, 1, 0, 0), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_add_selectable(x->ui, HANDING_ON, 1, 0, 0), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_add_selectable(x->ui, OPTIONS, 11, 0, 0), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_stack(x->ui, VANISHING), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_depth(x->ui), 0);
+    assert_int_equal(x->n_selected, 0);
+    assert_true(tl_input_is_mode_active(x->in, TL_INPUT_MODE_GAMEPLAY));
+    assert_int_equal(tl_interface_stack(x->ui, HANDING_ON), TL_INTERFACE_OK);
+    assert_true(tl_interface_is_top(x->ui, OPTIONS));
+    assert_int_equal(x->n_selected, 1);
+    assert_int_equal(x->selected[0][0], OPTIONS);
+    assert_int_equal(x->selected[0][1], 11);
+    assert_int_equal(shown_count(x), 1);
+}
+
+/* During tl_interface_destroy the stack no longer changes: a discard that stacks is refused and
+   logged (no mode switch, no show of a discarded interface). The toast that closes itself when
+   concealed is no longer the top when destroy conceals it, so it asks nothing. */
+static void test_interface_destroy_refuses_to_stack(void **state) {
+    h *x = (h *)*state;
+    reg(x, SELF_CLOSING, NULL, self_closing_conceal, NULL);
+    reg(x, STACKS_AT_DISCARD, NULL, NULL, stacking_discard);
+    assert_int_equal(tl_interface_stack(x->ui, SELF_CLOSING), TL_INTERFACE_OK);
+    x->trace[0] = '\0';
+    x->errors = 0;
+    tl_interface_destroy(x->ui);
+    x->ui = NULL;
+    assert_string_equal(x->trace, "conceal10 discard1 discard2 discard3 discard10 discard14");
+    assert_int_equal(stacked_at_discard, TL_INTERFACE_DESTROYING);
+    assert_int_equal(x->errors, 1);
+    assert_non_null(strstr(x->log, "stack: refused inside tl_interface_destroy"));
+    assert_true(tl_input_is_mode_active(x->in, TL_INPUT_MODE_MENU)); /* not switched back */
+}
+
 /* --- selectables ------------------------------------------------------------------------------- */
 
 /* A 2 x 3 grid:   11 12
@@ -497,6 +623,29 @@ static void test_interface_second_interactable_refused(void **state) {
     assert_int_equal(tl_interface_in_range(x->ui), 0);
 }
 
+/* Standing in the overlap detects the refusal each frame but logs it once for the pair; once the
+   player has left the second area, entering it again logs it again. */
+static void test_interface_overlap_logged_once_per_pair(void **state) {
+    h *x = (h *)*state;
+    chest a = { 0 }, b = { 0 }, c = { 0 };
+    int frame;
+    add(x, 1, TL_INTERFACE_CIRCLE, 0, 0, 3, &a);
+    add(x, 2, TL_INTERFACE_CIRCLE, 4, 0, 3, &b);
+    for (frame = 0; frame < 60; frame++)
+        assert_int_equal(tl_interface_detect(x->ui, at(2, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(x->errors, 1);
+    assert_int_equal(tl_interface_detect(x->ui, at(-2, 0)), TL_INTERFACE_OK); /* out of 2's area */
+    assert_int_equal(tl_interface_detect(x->ui, at(2, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(x->errors, 2);
+    /* Another pair: 3 overlaps 2 while 2 is in range. */
+    add(x, 3, TL_INTERFACE_BOX, 6, 0, 1, &c);
+    assert_int_equal(tl_interface_detect(x->ui, at(6, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(tl_interface_in_range(x->ui), 2);
+    assert_int_equal(tl_interface_detect(x->ui, at(6, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
+    assert_int_equal(x->errors, 3);
+    assert_non_null(strstr(x->log, "interactable 3 in range while 2 is"));
+}
+
 /* A subscription the registry refuses for another reason than a second provider is said as it
    is: out of memory, or an OnInteract that is not the native event; the interactable stays out of
    range and enters once it can. */
@@ -606,12 +755,17 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_interface_destroy_discards_every_interface, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_switches_the_input_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_modes_when_a_conceal_empties_the_stack, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_conceal_that_pops_leaves_one_shown, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_conceal_that_stacks_is_covered_too, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_selection_told_only_for_the_top, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_destroy_refuses_to_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_grid_navigation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_navigation_without_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_confirm_may_change_the_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_interactable_in_and_out_of_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_big_circle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_second_interactable_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_overlap_logged_once_per_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_refused_subscription_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_interactables_need_a_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_allocates_nothing_after_create, setup, teardown),

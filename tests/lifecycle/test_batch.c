@@ -260,6 +260,47 @@ static void test_batch_refuses_bad_parents(void **state) {
     assert_string_equal(w->trace, ""); /* nothing was ever called */
 }
 
+/* A chain 300,000 deep (each object the child of the one before): initialised in linear time
+   (depths were walked again from every object: 0.24 s at 10,000 deep, 4.4 s at 40,000, past the
+   test's timeout here), discarded deepest first. */
+static int chain_discards;
+static uint32_t chain_last_discarded;
+static void chain_discard(void *self, void *ctx) {
+    uint32_t index = (uint32_t)(uintptr_t)self;
+    (void)ctx;
+    assert_true(chain_discards == 0 || index == chain_last_discarded - 1u);
+    chain_last_discarded = index;
+    chain_discards++;
+}
+
+static void test_batch_deep_chain_in_linear_time(void **state) {
+    static const tl_lifecycle_object_vtable link = {"link", NULL, NULL, NULL, NULL, chain_discard, NULL};
+    enum { DEPTH = 300000 };
+    world *w = (world *)*state;
+    tl_lifecycle_object *list = (tl_lifecycle_object *)calloc(DEPTH, sizeof *list);
+    tl_lifecycle_batch batch;
+    tl_lifecycle_batch_desc desc;
+    uint32_t i;
+    assert_non_null(list);
+    for (i = 0; i < DEPTH; i++) {
+        list[i].vtable = &link;
+        list[i].self = (void *)(uintptr_t)i;
+        list[i].parent = i ? i - 1u : TL_LIFECYCLE_BATCH_NO_PARENT;
+    }
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &w->logger;
+    assert_int_equal(tl_lifecycle_batch_init(&batch, &desc, list, DEPTH), TL_LIFECYCLE_OK);
+    tl_lifecycle_batch_discard(&batch);
+    assert_int_equal(chain_discards, DEPTH);
+    assert_int_equal(chain_last_discarded, 0);
+    /* The same chain closed into a cycle at its root: refused, naming the first object. */
+    list[0].parent = DEPTH - 1u;
+    assert_int_equal(tl_lifecycle_batch_init(&batch, &desc, list, DEPTH), TL_LIFECYCLE_BATCH_PARENT);
+    assert_non_null(strstr(w->last_line, "object 0 has a cycle through its parent 299999"));
+    tl_lifecycle_batch_discard(&batch);
+    free(list);
+}
+
 static void test_batch_refuses_reentry_from_its_own_functions(void **state) {
     world *w = (world *)*state;
     obj os[2];
@@ -312,6 +353,7 @@ int main(void) {
         T(test_batch_discards_children_before_parents_once),
         T(test_batch_discard_before_any_update_reaches_every_object),
         T(test_batch_refuses_bad_parents),
+        T(test_batch_deep_chain_in_linear_time),
         T(test_batch_refuses_reentry_from_its_own_functions),
         T(test_batch_offers_dependencies),
         T(test_batch_empty_is_done_at_once),

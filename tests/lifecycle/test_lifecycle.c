@@ -381,6 +381,31 @@ static void test_lifecycle_hooks_added_during_discard_and_duplicates(void **stat
     assert_string_equal(h->trace, "first running late refused");
 }
 
+/* A before-discard hook that weaves: refused and logged, as the header says of a discarding core
+   (it answered OK, and the subsystem was found but never booted nor discarded). */
+static void weaving_hook(void *ctx, tl_lifecycle *core) {
+    harness *h = (harness *)ctx;
+    assert_int_equal(tl_lifecycle_weave(core, &sub_d, &h->subs[3]), TL_LIFECYCLE_REFUSED);
+    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_WEAVE_REFUSED);
+    assert_non_null(strstr(h->last_line, "cannot weave subsystem 'D': the core is discarding"));
+    assert_int_equal(tl_lifecycle_weave_native(core, &sub_d, &h->subs[3]), TL_LIFECYCLE_REFUSED);
+    assert_false(tl_lifecycle_find(core, &sub_d, NULL));
+    assert_true(sub_b_get(core, NULL)); /* lookups still answer */
+    trace(h, "hook");
+}
+
+static void test_lifecycle_weave_from_a_hook_is_refused(void **state) {
+    harness *h = (harness *)*state;
+    sub *b = make(h, 1, "B");
+    make(h, 3, "D");
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, weaving_hook, h), TL_LIFECYCLE_OK);
+    while (tl_lifecycle_deploy(&h->core) == TL_LIFECYCLE_DEPLOY_PENDING) {}
+    h->trace[0] = '\0';
+    tl_lifecycle_discard(&h->core);
+    assert_string_equal(h->trace, "hook dB");
+}
+
 /* --- discard ------------------------------------------------------------------------------------- */
 
 static void test_lifecycle_discards_in_reverse_once(void **state) {
@@ -1048,6 +1073,7 @@ int main(void) {
         T(test_lifecycle_failed_native_tier_never_starts_the_user_tier),
         T(test_lifecycle_before_discard_hooks_run_first),
         T(test_lifecycle_hooks_added_during_discard_and_duplicates),
+        T(test_lifecycle_weave_from_a_hook_is_refused),
         T(test_lifecycle_time_long_frames_with_a_rate),
         T(test_lifecycle_discards_in_reverse_once),
         T(test_lifecycle_discard_during_pending_deployment),
