@@ -133,12 +133,14 @@
      it: the save is there entirely or gone.
    - Confined to its root: the store opens the root once by the path given (a link there is the
      caller's choice, followed) and reaches every folder and file beneath it through that handle,
-     never through a link (openat and O_NOFOLLOW, unlinkat). A link, a FIFO or a device where the
-     store keeps its own folders and files is never followed, waited on, written or removed: a
-     save folder that is a link is no save (TL_SAVE_FOREIGN, logged), a slot file that is one is
-     a damaged slot. It removes only what it makes (gen0, gen1, next, and the earlier layout's
-     current and previous), and its folders once they hold nothing else: a deleted save whose
-     folder holds other files leaves them in it, without a generation (logged).
+     never through a link (openat and O_NOFOLLOW, unlinkat). A link, a FIFO, a device or a folder
+     where the store keeps its own folders and files is never followed, waited on, written or
+     removed: a save folder that is a link is no save (TL_SAVE_FOREIGN, logged); a slot file that is
+     one holds no generation anyone can tell, so reads return the other slot's with a warning that
+     says so (not a fallback: tl_save_info.from_previous stays false), and commits to that save are
+     TL_SAVE_FOREIGN until it is moved away. It removes only what it makes (gen0, gen1, next, and
+     the earlier layout's current and previous), and its folders once they hold nothing else: a
+     deleted save whose folder holds other files leaves them in it, without a generation (logged).
    - Results never abort. Failures are logged once, where they are met, with the save, the file
      and the path (a save or file that is not there, and a buffer too small, at the info level).
 
@@ -214,7 +216,8 @@ extern "C" {
     X(VAULT, "the vault could not be written or read (tl_save_last_native_error holds vault.h's " \
              "result)") \
     X(OUT_OF_MEMORY, "out of memory") \
-    X(FOREIGN, "a file, a link, a FIFO or a device is where the store keeps its own: left alone") \
+    X(FOREIGN, "a file, a folder, a link, a FIFO or a device is where the store keeps its own: " \
+               "left alone") \
     X(DENIED, "permission denied: the store's folder or files cannot be written or read (their " \
               "permissions, or a read-only disk)")
 
@@ -250,7 +253,11 @@ TL_API const char *tl_save_result_message(tl_save_result result);
       "save %s: the failed %s could not be undone on disk: %s (native error %d): this store " \
       "reads the old generation, a reopened one may not") \
     X(NOT_FOUND, TL_LOG_LEVEL_INFO, "%s: %s: no such save or file") \
-    X(TOO_SMALL, TL_LOG_LEVEL_INFO, "%s: %s: %llu bytes, the buffer holds %llu")
+    X(TOO_SMALL, TL_LOG_LEVEL_INFO, "%s: %s: %llu bytes, the buffer holds %llu") \
+    X(SLOT_FOREIGN, TL_LOG_LEVEL_WARNING, \
+      "save %s: a slot is not a regular file (%s: a folder, a link, a FIFO, a device?): left " \
+      "alone; reads return generation %llu, the other slot's, and commits fail until it is " \
+      "moved away")
 
 #define TL_SAVE_LOG_BASE 0x500u
 typedef enum tl_save_log_item {
@@ -277,18 +284,19 @@ typedef enum tl_save_io_status {
 
 typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
 
-/* A backend works beneath one folder, the store's root. open_root opens it by its path (UTF-8)
-   and gives its handle; every other operation names, under that handle, a folder `dir` (NULL:
-   the root itself; else a folder of the root) and an entry `name` of it: single names, without
-   '/', never "." or "..", checked by the store first. Nothing beneath the root is reached through
-   a link, and a link, a FIFO or a device where the store expects its own regular file or folder
-   is TL_SAVE_IO_FOREIGN, never waited on, written through or removed (the POSIX backend: one
-   descriptor for the root, every folder and file opened with openat, O_NOFOLLOW and O_NONBLOCK
-   and checked with fstat, removals with unlinkat). Every operation is synchronous. A backend for
-   another platform or for tests fills every member (open_update, write_at and truncate may be
-   NULL together: a commit then rewrites its slot file with open_write and write, which costs the
-   file system more at the sync); tl_save_io_posix() gives the default one, which a test wraps to
-   count or fail calls. Interface version 0.2 (0.1 took whole paths). */
+/* A backend works beneath one folder, the store's root. open_root opens it by its path (UTF-8) and
+   gives its handle; every other operation names, under that handle, a folder `dir` (NULL: the root
+   itself; else a folder of the root) and an entry `name` of it: single names, without '/', never
+   "." or "..", checked by the store first. Nothing beneath the root is reached through a link, and
+   a link, a FIFO or a device where the store expects its own regular file or folder (or a folder
+   where it expects a file, or the reverse) is TL_SAVE_IO_FOREIGN, never waited on, written through
+   or removed (the POSIX backend: one descriptor for the root, every folder and file opened with
+   openat, O_NOFOLLOW and O_NONBLOCK and checked with fstat, removals with unlinkat). Every
+   operation is synchronous. A backend for another platform or for tests fills every member
+   (open_update, write_at and truncate may be NULL together: a commit then rewrites its slot file
+   with open_write and write, which costs the file system more at the sync); tl_save_io_posix()
+   gives the default one, which a test wraps to count or fail calls. Interface version 0.2 (0.1 took
+   whole paths). */
 typedef struct tl_save_io {
     void *user;
     /* Opens the root folder, creating it when missing (its parent must exist). */
@@ -370,7 +378,8 @@ typedef struct tl_save_info {
     uint64_t size;       /* bytes of all its files */
     int64_t timestamp;   /* the caller's (tl_save_txn_set_timestamp), 0 when not given */
     uint32_t file_count;
-    bool from_previous; /* the newest generation is damaged: this is the previous one */
+    bool from_previous; /* the newest generation is damaged: this is the previous one (not set
+                           for a slot that is not a regular file: what it held is unknown) */
 } tl_save_info;
 
 /* Why tl_save_store_open made no store: it has no store to keep the reason in. */
@@ -1295,11 +1304,18 @@ static tl__save_status tl__save_resolve(tl_save_store *s, const char *save, tl__
     if (k < 0) return tl__save_result(tl__save_unreadable(s, save, code, why), 0);
     other = 1 - k;
     if (code[other] == TL_SAVE_OK) tl__save_manifest_free(&m[other]);
-    /* damaged, and either its number is unknown or newer than the intact one's */
+    /* damaged, and either its number is unknown or newer than the intact one's; a slot that is
+       not a regular file (a folder, a link, a FIFO) held what no one can tell: said as such, no
+       fallback claimed */
     damaged_newer = code[other] != TL_SAVE_OK && code[other] != TL_SAVE_NOT_FOUND &&
+                    code[other] != TL_SAVE_FOREIGN &&
                     (!number[other] || tl__save_newer(number[other], m[k].generation));
     if (damaged_newer)
         tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why[other],
+                     (unsigned long long)m[k].generation);
+    else if (code[other] == TL_SAVE_FOREIGN)
+        tl__save_log(&s->logger, TL_SAVE_LOG_SLOT_FOREIGN, save,
+                     tl__save_path(s, 0, save, tl__save_slot_name(other)),
                      (unsigned long long)m[k].generation);
     *out = tl__save_cache_put(s, save, layout, damaged_newer, &m[k]);
     if (*out) return tl__save_ok();
@@ -1427,6 +1443,7 @@ static tl_save_io_status tl__save_posix_status(int err, int *native) {
     case EROFS: return TL_SAVE_IO_DENIED;
     case ELOOP:   /* O_NOFOLLOW met a link */
     case ENOTDIR: /* a file (or a link) where a folder is expected */
+    case EISDIR:  /* a folder where a file is expected */
     case ENXIO:   /* a FIFO without a reader, a device without its driver */
 #if defined(EFTYPE)
     case EFTYPE: /* BSDs: O_NOFOLLOW met a link */

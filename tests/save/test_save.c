@@ -773,6 +773,34 @@ static void test_save_commit_never_writes_through_a_linked_save_folder(void **st
     assert_reads(f->store, "real", "a", "one");
 }
 
+/* A slot that is a folder (a sync client's conflict copy, a hostile tree) is TL_SAVE_FOREIGN for
+   commits, as a FIFO or a link is, not an input/output error. It held the older generation here:
+   reads return the newest, and neither the log nor tl_save_info claims a fallback. */
+static void test_save_folder_slot_is_foreign_and_no_fallback(void **state) {
+    fixture *f = *state;
+    char p[400];
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);
+    snprintf(p, sizeof p, "%s/s/gen0", f->root);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkdir(p, 0777), 0);
+    reopen(f);
+    f->warnings = 0;
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
+    assert_int_equal(info.generation, 2);
+    assert_false(info.from_previous);
+    assert_int_equal(f->warnings, 1);
+    assert_int_not_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+    assert_non_null(strstr(f->last, "a slot is not a regular file"));
+    assert_null(strstr(f->last, "damaged"));
+    assert_reads(f->store, "s", "a", "two");
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_FOREIGN);
+    assert_int_equal(tl_save_last_native_error(f->store), EISDIR);
+    assert_true(exists(f, "s/gen0")); /* left alone */
+    assert_reads(f->store, "s", "a", "two");
+}
+
 /* The store removes only what it creates: a save folder's other files stay. */
 static void test_save_never_deletes_what_it_did_not_create(void **state) {
     fixture *f = *state;
@@ -830,12 +858,12 @@ static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
     assert_int_equal(mkfifo(p, 0644), 0);
     f->warnings = 0;
     reopen(f); /* the cleanup looks into lone */
-    assert_reads(f->store, "s", "a", "one"); /* the newest slot is not a file: the previous one */
+    assert_reads(f->store, "s", "a", "one"); /* the other slot's generation */
     assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
-    assert_true(info.from_previous);
+    assert_false(info.from_previous); /* what a FIFO held is unknown: no fallback is claimed */
     assert_true(f->warnings >= 1);
     assert_int_not_equal(tl_save_read(f->store, "lone", "a", NULL, 0, &n), TL_SAVE_OK);
-    assert_int_not_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_FOREIGN);
     assert_reads(f->store, "s", "a", "one");
     size_t count = 9;
     assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
@@ -944,6 +972,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_delete_never_follows_a_linked_save_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_open_never_deletes_through_links, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_commit_never_writes_through_a_linked_save_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_folder_slot_is_foreign_and_no_fallback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_never_deletes_what_it_did_not_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_fifo_named_like_a_slot_never_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_plain_file_in_the_root_is_said_as_such, setup, teardown),
