@@ -598,13 +598,25 @@ static tl_save_result tl__save_io_code(tl_save_io_status status) {
 
 TL_LOG_TABLE_FN(tl__save_log, TL_SAVE_LOG_ITEMS, TL_SAVE_LOG_BASE, "Save")
 
+/* What a log line says of a failed backend operation: its result's message, but for TL_SAVE_IO
+   (anything else) the native error's own where the platform has one (errno: EINTR is not an
+   input/output error). */
+static const char *tl__save_io_message(tl_save_io_status status, int native) {
+    tl_save_result code = tl__save_io_code(status);
+#if !defined(_WIN32)
+    if (code == TL_SAVE_IO && native > 0) return strerror(native);
+#else
+    (void)native; /* GetLastError's codes have no strerror */
+#endif
+    return tl_save_result_message(code);
+}
+
 /* Logs a failed backend operation and turns it into a result. */
 static tl__save_status tl__save_io_fail(const tl_save_store *s, const char *save, const char *op,
                                         const char *path, tl_save_io_status status, int native) {
-    tl_save_result code = tl__save_io_code(status);
-    tl__save_log(&s->logger, TL_SAVE_LOG_IO_FAILED, save, op, path, tl_save_result_message(code),
-                 native);
-    return tl__save_result(code, native);
+    tl__save_log(&s->logger, TL_SAVE_LOG_IO_FAILED, save, op, path,
+                 tl__save_io_message(status, native), native);
+    return tl__save_result(tl__save_io_code(status), native);
 }
 
 static tl__save_status tl__save_refuse(const tl_save_store *s, const char *call, const char *what,
@@ -1786,8 +1798,8 @@ static bool tl__save_names_has(const tl__save_names *l, const char *name) {
 
 static void tl__save_cleanup_failed(tl_save_store *s, const char *path, tl_save_io_status st,
                                     int native) {
-    tl__save_log(&s->logger, TL_SAVE_LOG_CLEANUP_FAILED, path,
-                 tl_save_result_message(tl__save_io_code(st)), native);
+    tl__save_log(&s->logger, TL_SAVE_LOG_CLEANUP_FAILED, path, tl__save_io_message(st, native),
+                 native);
 }
 
 /* What a cleanup step left, logged: a link or a special file (not followed), a folder holding
@@ -1801,16 +1813,38 @@ static void tl__save_cleanup_report(tl_save_store *s, const char *dir, const cha
     else tl__save_cleanup_failed(s, path, st, native);
 }
 
-/* Writes `bytes` as the whole file name of dir (created or emptied) and syncs it. */
+/* Writes `bytes` into an open file (at its start with write_at when `at`, else appended), syncs
+   and closes it; *op: the step that failed, for the log line. */
+static tl_save_io_status tl__save_fill(tl_save_store *s, void *f, bool at, const void *bytes,
+                                       size_t size, const char **op, int *native) {
+    int closing = 0;
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    *op = "write";
+    if (size)
+        st = at ? s->io.write_at(s->io.user, f, 0, bytes, size, native)
+                : s->io.write(s->io.user, f, bytes, size, native);
+    if (st == TL_SAVE_IO_OK) {
+        *op = "sync";
+        st = s->io.sync(s->io.user, f, native);
+    }
+    if (st == TL_SAVE_IO_OK) {
+        *op = "close";
+        return s->io.close(s->io.user, f, native);
+    }
+    (void)s->io.close(s->io.user, f, &closing);
+    return st;
+}
+
+/* Writes `bytes` as the whole file name of dir (created or emptied) and syncs it; *op (op may be
+   NULL): the step that failed. */
 static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *dir, const char *name,
-                                             const void *bytes, size_t size, int *native) {
+                                             const void *bytes, size_t size, const char **op,
+                                             int *native) {
     void *f = NULL;
+    const char *step = "open";
     tl_save_io_status st = s->io.open_write(s->io.user, s->top, dir, name, &f, native);
-    if (st != TL_SAVE_IO_OK) return st;
-    st = size ? s->io.write(s->io.user, f, bytes, size, native) : TL_SAVE_IO_OK;
-    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
-    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
-    (void)s->io.close(s->io.user, f, native);
+    if (st == TL_SAVE_IO_OK) st = tl__save_fill(s, f, false, bytes, size, &step, native);
+    if (op) *op = step;
     return st;
 }
 
@@ -1852,7 +1886,7 @@ static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id,
     size_t total = 0;
     tl_save_io_status st = tl__save_migrate_read(s, id, name, &slot, &total, native);
     if (st == TL_SAVE_IO_OK)
-        st = tl__save_write_file(s, id, tl__save_slot_name(k), slot, total, native);
+        st = tl__save_write_file(s, id, tl__save_slot_name(k), slot, total, NULL, native);
     if (slot) TL_FREE(slot);
     return st;
 }
@@ -2228,11 +2262,13 @@ static tl__save_status tl__save_finish(const tl_save_store *s, tl__save_slot *sl
 }
 
 /* How far a commit got, for its undo: the slot written (k), the size it held, whether it was
-   opened for writing, whether the commit made the save's folder. */
+   opened for writing, whether the commit made the save's folder; for the log line, the step that
+   failed. */
 typedef struct tl__save_progress {
     int k;
     uint64_t held;
     bool touched, created;
+    const char *op;
 } tl__save_progress;
 
 /* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it). */
@@ -2244,16 +2280,13 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
     tl_save_io_status st;
     if (!s->io.open_update) {
         p->touched = true; /* open_write empties it first */
-        return tl__save_write_file(s, dir, name, bytes, size, native);
+        return tl__save_write_file(s, dir, name, bytes, size, &p->op, native);
     }
+    p->op = "open";
     st = s->io.open_update(s->io.user, s->top, dir, name, &f, &p->held, native);
     if (st != TL_SAVE_IO_OK) return st; /* nothing written: nothing to undo */
     p->touched = true;
-    st = s->io.write_at(s->io.user, f, 0, bytes, size, native);
-    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
-    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
-    (void)s->io.close(s->io.user, f, native);
-    return st;
+    return tl__save_fill(s, f, true, bytes, size, &p->op, native);
 }
 
 /* A save's first commit: the generation written whole as `next`, then renamed to gen0, so that
@@ -2261,7 +2294,7 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
 static tl__save_status tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
     const char *op = "write";
-    tl_save_io_status st = tl__save_write_file(s, slot->id, "next", slot->buf, total, &native);
+    tl_save_io_status st = tl__save_write_file(s, slot->id, "next", slot->buf, total, &op, &native);
     if (st == TL_SAVE_IO_OK) {
         op = "rename";
         st = s->io.rename(s->io.user, s->top, slot->id, "next", "gen0", &native);
@@ -2280,7 +2313,7 @@ static tl__save_status tl__save_publish_over(tl_save_store *s, tl__save_slot *sl
     /* (open_update makes a missing slot file: one that finds nothing found no folder) */
     *gone = st == TL_SAVE_IO_NOT_FOUND && !p->touched && slot->layout.dir_synced;
     if (*gone) return tl__save_ok();
-    return tl__save_io_fail(s, slot->id, "write",
+    return tl__save_io_fail(s, slot->id, p->op,
                             tl__save_path(s, 0, slot->id, tl__save_slot_name(p->k)), st, native);
 }
 
@@ -2304,7 +2337,8 @@ static tl_save_io_status tl__save_abandon_slot(tl_save_store *s, const char *id,
     void *f = NULL;
     tl_save_io_status st;
     tl__save_blank_put(blank);
-    if (!s->io.open_update) return tl__save_write_file(s, id, name, blank, sizeof blank, native);
+    if (!s->io.open_update)
+        return tl__save_write_file(s, id, name, blank, sizeof blank, NULL, native);
     st = s->io.open_update(s->io.user, s->top, id, name, &f, &size, native);
     if (st != TL_SAVE_IO_OK) return st;
     st = s->io.write_at(s->io.user, f, 0, blank, sizeof blank, native);
@@ -2344,7 +2378,7 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
     else if (p->touched) st = tl__save_abandon_slot(s, slot->id, p, &native);
     if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_FOREIGN) /* a link there was never written */
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, slot->id, "commit",
-                     tl_save_result_message(tl__save_io_code(st)), native);
+                     tl__save_io_message(st, native), native);
 }
 
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
@@ -2613,7 +2647,7 @@ static void tl__save_delete_undo(tl_save_store *s, const char *save_id, const ch
     if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
     if (st != TL_SAVE_IO_OK)
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, save_id, "delete",
-                     tl_save_result_message(tl__save_io_code(st)), native);
+                     tl__save_io_message(st, native), native);
 }
 
 static tl__save_status tl__save_delete_status(tl_save_store *store, const char *save_id) {

@@ -498,6 +498,54 @@ static void test_save_crash_one_sync_per_commit(void **state) {
     memfs_free(&fs);
 }
 
+/* The error line of a steady commit whose operation k fails names that operation (a failed sync is
+   "sync", not "write") and the errno's own message: EINTR is not "input/output error". */
+static char error_line[TL_LOG_LINE_MAX];
+
+static void keep_error(void *user, const tl_log_record *record) {
+    (void)user;
+    if (record->level == TL_LOG_LEVEL_ERROR) snprintf(error_line, sizeof error_line, "%s", record->line);
+}
+
+static void test_save_crash_failed_step_is_named_in_the_log(void **state) {
+    static const char *const steps[][2] = {
+        { "open_update", "open /saves/slot/gen1 failed" }, { "write_at", "write /saves/slot/gen1 failed" },
+        { "sync", "sync /saves/slot/gen1 failed" },       { "close", "close /saves/slot/gen1 failed" } };
+    int named = 0;
+    (void)state;
+    for (long k = 1; k < 20; k++) {
+        memfs fs;
+        tl_save_store_desc desc;
+        setup(&fs, true);
+        memset(&desc, 0, sizeof desc);
+        desc.root = "/saves";
+        desc.io = memfs_io(&fs);
+        desc.logger.sink = keep_error;
+        tl_save_store *store = tl_save_store_open(&desc, NULL);
+        assert_int_equal(commit(store, "slot", &old_gen, 4), TL_SAVE_OK); /* steady: gen1 is next */
+        error_line[0] = '\0';
+        fs.fail_only = fs.ops + k;
+        fs.fail_errno = 4; /* EINTR */
+        fs.failed = NULL;
+        tl_save_result r = commit(store, "slot", &new_gen, 9);
+        const char *failed = fs.failed;
+        fs.fail_only = -1;
+        tl_save_store_close(store);
+        memfs_free(&fs);
+        if (r == TL_SAVE_OK) break;
+        assert_int_equal(r, TL_SAVE_IO);
+        assert_non_null(failed);
+        assert_null(strstr(error_line, "input/output error"));
+        assert_non_null(strstr(error_line, strerror(4)));
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+            if (strcmp(failed, steps[i][0]) != 0) continue;
+            if (!strstr(error_line, steps[i][1])) fail_msg("%s failed, the log says: %s", failed, error_line);
+            named++;
+        }
+    }
+    assert_int_equal(named, 4);
+}
+
 /* A steady-state commit (its one sync) that returned OK survives a power cut, plain or torn. */
 static void test_save_crash_steady_commit_survives_power_cut(void **state) {
     (void)state;
@@ -695,6 +743,7 @@ int main(void) {
         cmocka_unit_test(test_save_crash_disk_full_keeps_old_generation),
         cmocka_unit_test(test_save_crash_read_error_keeps_native_error),
         cmocka_unit_test(test_save_crash_one_sync_per_commit),
+        cmocka_unit_test(test_save_crash_failed_step_is_named_in_the_log),
         cmocka_unit_test(test_save_crash_steady_commit_survives_power_cut),
         cmocka_unit_test(test_save_crash_generation_counter_wraps),
         cmocka_unit_test(test_save_crash_both_slots_damaged),
