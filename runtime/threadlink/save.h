@@ -26,8 +26,9 @@
    The POSIX backend needs POSIX.1-2008 (openat, unlinkat, renameat, fdopendir, O_NOFOLLOW), which
    glibc hides in strict ISO C modes (-std=c99): save.h then declares them itself, as it does
    fdatasync. 32-bit glibc builds need no -D_FILE_OFFSET_BITS=64: without it, folders are
-   listed with readdir64 and sizes taken with lseek (readdir and fstat would fail on 64-bit inode
-   numbers); a compiler other than gcc or clang there stops with an #error asking for the flag.
+   listed with readdir64, and a file whose fstat fails there (a 64-bit inode number) has its size
+   taken with lseek, its other hard links then unseen; a compiler other than gcc or clang there
+   stops with an #error asking for the flag.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -85,7 +86,10 @@
      other slot is never written while a commit runs. The first commit of a save creates its
      folder and gen0 (the generation written as `next` and renamed to gen0) and syncs the
      folder and the root; the first commit to an existing save after a store opens syncs its
-     folder once too (its slot files may date from a crash). tl_save_txn_commit returns
+     folder once too (its slot files may date from a crash). A slot file with other names (hard
+     links: a backup made with `cp -al` or rsnapshot, a file outside the root) is never written in
+     place: that commit writes the generation as `next`, syncs it, renames it over the slot and
+     syncs the folder, and the other names keep the file as it was. tl_save_txn_commit returns
      TL_SAVE_OK only after that: a committed save survives a power cut. A save whose folder went
      away behind the store (a file manager, a sync client) is made again by its next commit, as
      a first commit (a generation is whole; its number goes on).
@@ -135,12 +139,13 @@
      caller's choice, followed) and reaches every folder and file beneath it through that handle,
      never through a link (openat and O_NOFOLLOW, unlinkat). A link, a FIFO, a device or a folder
      where the store keeps its own folders and files is never followed, waited on, written or
-     removed: a save folder that is a link is no save (TL_SAVE_FOREIGN, logged); a slot file that is
-     one holds no generation anyone can tell, so reads return the other slot's with a warning that
-     says so (not a fallback: tl_save_info.from_previous stays false), and commits to that save are
-     TL_SAVE_FOREIGN until it is moved away. It removes only what it makes (gen0, gen1, next, and
-     the earlier layout's current and previous), and its folders once they hold nothing else: a
-     deleted save whose folder holds other files leaves them in it, without a generation (logged).
+     removed: a save folder that is a link is no save (TL_SAVE_FOREIGN, logged); a slot file that
+     is one holds no generation anyone can tell, so reads return the other slot's with a warning
+     that says so (not a fallback: tl_save_info.from_previous stays false), and commits to that
+     save are TL_SAVE_FOREIGN until it is moved away. A slot file's other hard links are never
+     written (above). It removes only what it makes (gen0, gen1, next, and the earlier layout's
+     current and previous), and its folders once they hold nothing else: a deleted save whose
+     folder holds other files leaves them in it, without a generation (logged).
    - Results never abort. Failures are logged once, where they are met, with the save, the file
      and the path (a save or file that is not there, and a buffer too small, at the info level).
 
@@ -153,7 +158,8 @@
    - Windows: the interface (tl_save_io) takes a root handle and single UTF-8 names beneath it and
      has no POSIX-only operation (a Windows backend keeps the root's path as its handle and joins
      the names, opens with CreateFileW and FILE_FLAG_OPEN_REPARSE_POINT to refuse reparse points,
-     maps open_update to OPEN_ALWAYS, write_at to WriteFile with an OVERLAPPED offset, truncate to
+     maps open_update to OPEN_ALWAYS, TL_SAVE_IO_LINKED to GetFileInformationByHandle's
+     nNumberOfLinks > 1, write_at to WriteFile with an OVERLAPPED offset, truncate to
      SetEndOfFile, sync to FlushFileBuffers, rename to MoveFileExW with
      MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH), but only the POSIX backend is included;
      on Windows, give desc.io.
@@ -279,7 +285,10 @@ typedef enum tl_save_io_status {
     TL_SAVE_IO_FAILED = 4,    /* anything else */
     TL_SAVE_IO_FOREIGN = 5,   /* a link, a FIFO, a device, or a file where a folder is expected
                                  (or the reverse): not opened through, written or removed */
-    TL_SAVE_IO_DENIED = 6     /* permission denied, a read-only disk */
+    TL_SAVE_IO_DENIED = 6,    /* permission denied, a read-only disk */
+    TL_SAVE_IO_LINKED = 7     /* open_write, open_update: a regular file with other names (hard
+                                 links: a backup's, a file outside the root), not opened: writing
+                                 it would change them too */
 } tl_save_io_status;
 
 typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
@@ -291,18 +300,21 @@ typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
    a link, a FIFO or a device where the store expects its own regular file or folder (or a folder
    where it expects a file, or the reverse) is TL_SAVE_IO_FOREIGN, never waited on, written through
    or removed (the POSIX backend: one descriptor for the root, every folder and file opened with
-   openat, O_NOFOLLOW and O_NONBLOCK and checked with fstat, removals with unlinkat). Every
-   operation is synchronous. A backend for another platform or for tests fills every member
-   (open_update, write_at and truncate may be NULL together: a commit then rewrites its slot file
-   with open_write and write, which costs the file system more at the sync); tl_save_io_posix()
-   gives the default one, which a test wraps to count or fail calls. Interface version 0.2 (0.1 took
-   whole paths). */
+   openat, O_NOFOLLOW and O_NONBLOCK and checked with fstat, removals with unlinkat). open_write and
+   open_update refuse a regular file with other names (st_nlink > 1) with TL_SAVE_IO_LINKED before
+   changing a byte of it; the store then writes a new file and renames it over (a backend that
+   cannot tell never returns it). Every operation is synchronous. A backend for another platform or
+   for tests fills every member (open_update, write_at and truncate may be NULL together: a commit
+   then rewrites its slot file with open_write and write, which costs the file system more at the
+   sync); tl_save_io_posix() gives the default one, which a test wraps to count or fail calls.
+   Interface version 0.3 (0.2 had no TL_SAVE_IO_LINKED; 0.1 took whole paths). */
 typedef struct tl_save_io {
     void *user;
     /* Opens the root folder, creating it when missing (its parent must exist). */
     tl_save_io_status (*open_root)(void *user, const char *path, void **root, int *native);
     void (*close_root)(void *user, void *root);
-    /* Creates a regular file, or empties an existing one, for writing; *file: its handle. */
+    /* Creates a regular file, or empties an existing one, for writing; *file: its handle. One with
+       other names is TL_SAVE_IO_LINKED, left as it is. */
     tl_save_io_status (*open_write)(void *user, void *root, const char *dir, const char *name,
                                     void **file, int *native);
     /* Appends all `size` bytes. */
@@ -334,7 +346,7 @@ typedef struct tl_save_io {
     tl_save_io_status (*list)(void *user, void *root, const char *dir, tl_save_io_entry_fn each,
                               void *ctx, int *native);
     /* Opens a regular file for writing at offsets, creating it when missing, never truncating;
-       stores its size. */
+       stores its size. One with other names is TL_SAVE_IO_LINKED. */
     tl_save_io_status (*open_update)(void *user, void *root, const char *dir, const char *name,
                                      void **file, uint64_t *size, int *native);
     /* Writes all `size` bytes at `offset` of a file from open_update. */
@@ -588,7 +600,8 @@ static tl_save_result tl__save_io_code(tl_save_io_status status) {
     case TL_SAVE_IO_OK: return TL_SAVE_OK;
     case TL_SAVE_IO_NOT_FOUND: return TL_SAVE_NOT_FOUND;
     case TL_SAVE_IO_NO_SPACE: return TL_SAVE_NO_SPACE;
-    case TL_SAVE_IO_FOREIGN: return TL_SAVE_FOREIGN;
+    case TL_SAVE_IO_FOREIGN:
+    case TL_SAVE_IO_LINKED: return TL_SAVE_FOREIGN;
     case TL_SAVE_IO_DENIED: return TL_SAVE_DENIED;
     case TL_SAVE_IO_EXISTS:
     case TL_SAVE_IO_FAILED:
@@ -1408,8 +1421,8 @@ int ftruncate(int fd, off_t size);
    headers before this one): readdir and fstat fail with EOVERFLOW on an inode number or a folder
    offset past 32 bits (XFS, btrfs, NFS, overlayfs; ext4's offsets under qemu-user). Folders are
    then listed with readdir64, which glibc exports in every build (declared here when its headers
-   do not: its struct is the same on every Linux architecture), and a file's size comes from
-   lseek, not fstat. */
+   do not: its struct is the same on every Linux architecture), and a file whose fstat
+   overflows has its size from lseek. */
 #if defined(__GLIBC__) && !defined(__USE_FILE_OFFSET64) && \
     !(defined(__INO_T_MATCHES_INO64_T) && defined(__OFF_T_MATCHES_OFF64_T))
 #define TL__SAVE_NARROW_FILES 1
@@ -1487,17 +1500,39 @@ static void tl__save_posix_leave(void *root, int fd) {
     if (fd >= 0 && fd != tl__save_posix_fd(root)) close(fd);
 }
 
-/* The size of an open regular file; FOREIGN for anything else (a FIFO, a device, a folder). */
+/* What fstat tells of an open file: its size when it is a regular file; FOREIGN for anything else
+   (a FIFO, a device, a folder); LINKED for one opened to be written (not `readable`) that has
+   other names: a hard link's other name is a backup's or a file outside the root, which a write in
+   place would change too. */
+static tl_save_io_status tl__save_posix_check(const struct stat *st, bool readable, uint64_t *size,
+                                              int *native) {
+    if (!S_ISREG(st->st_mode) || st->st_size < 0) {
+        *native = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+        return TL_SAVE_IO_FOREIGN;
+    }
+    if (!readable && st->st_nlink > 1) {
+        *native = EMLINK;
+        return TL_SAVE_IO_LINKED;
+    }
+    *size = (uint64_t)st->st_size;
+    return TL_SAVE_IO_OK;
+}
+
+/* The size of an open regular file, or FOREIGN, or LINKED (above). */
 #ifdef TL__SAVE_NARROW_FILES
-/* No fstat (above): the size from lseek (a file past 2 GiB fails, as it would with fstat), a FIFO
-   or a socket refused by it (ESPIPE), a folder by a read of no bytes (EISDIR on Linux; only a
-   descriptor open for reading can tell). Reads seek before they read. */
+/* fstat fails (EOVERFLOW) on a 64-bit inode number or size (above): then the size from lseek (a
+   file past 2 GiB fails, as it would with fstat), a FIFO or a socket refused by it (ESPIPE), a
+   folder by a read of no bytes (EISDIR on Linux; only a descriptor open for reading can tell),
+   and other names cannot be told. Reads seek before they read. */
 static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t *size,
                                                 int *native) {
+    struct stat st;
     char none;
     off_t end;
+    if (fstat(fd, &st) == 0) return tl__save_posix_check(&st, readable, size, native);
+    if (errno != EOVERFLOW) return tl__save_posix_status(errno, native);
     if (readable && read(fd, &none, 0) < 0) /* first: lseek on a folder may overflow too */
-        return tl__save_posix_status(errno == EISDIR ? ENOTDIR : errno, native);
+        return tl__save_posix_status(errno, native);
     end = lseek(fd, 0, SEEK_END);
     if (end < 0) return tl__save_posix_status(errno == ESPIPE ? ENXIO : errno, native);
     *size = (uint64_t)end;
@@ -1507,14 +1542,8 @@ static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t 
 static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t *size,
                                                 int *native) {
     struct stat st;
-    (void)readable;
     if (fstat(fd, &st) != 0) return tl__save_posix_status(errno, native);
-    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
-        *native = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        return TL_SAVE_IO_FOREIGN;
-    }
-    *size = (uint64_t)st.st_size;
-    return TL_SAVE_IO_OK;
+    return tl__save_posix_check(&st, readable, size, native);
 }
 #endif
 
@@ -1548,10 +1577,19 @@ static tl_save_io_status tl__save_posix_open(void *root, const char *dir, const 
     return st;
 }
 
+static tl_save_io_status tl__save_posix_truncate(void *user, void *file, uint64_t size,
+                                                 int *native);
+
+/* Emptied only once it is known to have no other name (O_TRUNC would empty every name's file). */
 static tl_save_io_status tl__save_posix_open_write(void *user, void *root, const char *dir,
                                                    const char *name, void **file, int *native) {
-    (void)user;
-    return tl__save_posix_open(root, dir, name, O_WRONLY | O_CREAT | O_TRUNC, file, NULL, native);
+    uint64_t size = 0;
+    tl_save_io_status st =
+        tl__save_posix_open(root, dir, name, O_WRONLY | O_CREAT, file, &size, native);
+    if (st != TL_SAVE_IO_OK || size == 0) return st;
+    st = tl__save_posix_truncate(user, *file, 0, native);
+    if (st != TL_SAVE_IO_OK) close(tl__save_posix_fd(*file));
+    return st;
 }
 
 static tl_save_io_status tl__save_posix_open_update(void *user, void *root, const char *dir,
@@ -1846,6 +1884,17 @@ static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *dir, 
     if (st == TL_SAVE_IO_OK) st = tl__save_fill(s, f, false, bytes, size, &step, native);
     if (op) *op = step;
     return st;
+}
+
+/* `next` written whole and synced. One with other names (a hard link put there) is removed, never
+   written through: that removes only its name here. */
+static tl_save_io_status tl__save_write_next(tl_save_store *s, const char *dir, const void *bytes,
+                                             size_t size, const char **op, int *native) {
+    tl_save_io_status st = tl__save_write_file(s, dir, "next", bytes, size, op, native);
+    if (st != TL_SAVE_IO_LINKED) return st;
+    *op = "remove";
+    st = s->io.remove(s->io.user, s->top, dir, "next", native);
+    return st == TL_SAVE_IO_OK ? tl__save_write_file(s, dir, "next", bytes, size, op, native) : st;
 }
 
 /* A version 1 generation file's bytes (`current`, `previous`) behind a slot header: the header
@@ -2262,28 +2311,53 @@ static tl__save_status tl__save_finish(const tl_save_store *s, tl__save_slot *sl
 }
 
 /* How far a commit got, for its undo: the slot written (k), the size it held, whether it was
-   opened for writing, whether the commit made the save's folder; for the log line, the step that
-   failed. */
+   opened for writing (or replaced), whether the commit made the save's folder, whether it wrote
+   `next` to replace the slot and renamed it in; for the log line, the step that failed and its
+   file. */
 typedef struct tl__save_progress {
     int k;
     uint64_t held;
-    bool touched, created;
-    const char *op;
+    bool touched, created, fresh, replaced;
+    const char *op, *file;
 } tl__save_progress;
 
-/* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it). */
+/* A slot file with other names (hard links: a backup's, a file outside the root) is never written
+   in place: the generation goes whole into `next`, synced, renamed over the slot, which leaves the
+   file the other names name as it was; the folder is synced after (replaced), as for a first
+   commit. */
+static tl_save_io_status tl__save_replace_slot(tl_save_store *s, const char *dir,
+                                               tl__save_progress *p, const void *bytes, size_t size,
+                                               int *native) {
+    tl_save_io_status st;
+    p->fresh = true;
+    p->file = "next";
+    st = tl__save_write_next(s, dir, bytes, size, &p->op, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    p->op = "rename";
+    st = s->io.rename(s->io.user, s->top, dir, "next", tl__save_slot_name(p->k), native);
+    if (st == TL_SAVE_IO_OK) p->touched = p->replaced = true;
+    /* `next` was just written there: its folder did not go away (tl__save_publish_over's gone) */
+    return st == TL_SAVE_IO_NOT_FOUND ? TL_SAVE_IO_FAILED : st;
+}
+
+/* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it);
+   one with other names is replaced instead. */
 static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
                                              tl__save_progress *p, const void *bytes, size_t size,
                                              int *native) {
     const char *name = tl__save_slot_name(p->k);
     void *f = NULL;
     tl_save_io_status st;
+    p->file = name;
     if (!s->io.open_update) {
+        st = tl__save_write_file(s, dir, name, bytes, size, &p->op, native);
+        if (st == TL_SAVE_IO_LINKED) return tl__save_replace_slot(s, dir, p, bytes, size, native);
         p->touched = true; /* open_write empties it first */
-        return tl__save_write_file(s, dir, name, bytes, size, &p->op, native);
+        return st;
     }
     p->op = "open";
     st = s->io.open_update(s->io.user, s->top, dir, name, &f, &p->held, native);
+    if (st == TL_SAVE_IO_LINKED) return tl__save_replace_slot(s, dir, p, bytes, size, native);
     if (st != TL_SAVE_IO_OK) return st; /* nothing written: nothing to undo */
     p->touched = true;
     return tl__save_fill(s, f, true, bytes, size, &p->op, native);
@@ -2294,7 +2368,7 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
 static tl__save_status tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
     const char *op = "write";
-    tl_save_io_status st = tl__save_write_file(s, slot->id, "next", slot->buf, total, &op, &native);
+    tl_save_io_status st = tl__save_write_next(s, slot->id, slot->buf, total, &op, &native);
     if (st == TL_SAVE_IO_OK) {
         op = "rename";
         st = s->io.rename(s->io.user, s->top, slot->id, "next", "gen0", &native);
@@ -2313,8 +2387,7 @@ static tl__save_status tl__save_publish_over(tl_save_store *s, tl__save_slot *sl
     /* (open_update makes a missing slot file: one that finds nothing found no folder) */
     *gone = st == TL_SAVE_IO_NOT_FOUND && !p->touched && slot->layout.dir_synced;
     if (*gone) return tl__save_ok();
-    return tl__save_io_fail(s, slot->id, p->op,
-                            tl__save_path(s, 0, slot->id, tl__save_slot_name(p->k)), st, native);
+    return tl__save_io_fail(s, slot->id, p->op, tl__save_path(s, 0, slot->id, p->file), st, native);
 }
 
 /* The save's folder synced, and the root when the commit made the folder. */
@@ -2368,6 +2441,13 @@ static tl_save_io_status tl__save_undo_first(tl_save_store *s, const tl__save_sl
     return st == TL_SAVE_IO_OK ? s->io.sync_dir(s->io.user, s->top, slot->id, native) : st;
 }
 
+/* A slot's replacement that failed before its rename: the `next` it wrote goes (the slot itself
+   was not touched). */
+static tl_save_io_status tl__save_drop_next(tl_save_store *s, const char *id, int *native) {
+    tl_save_io_status st = s->io.remove(s->io.user, s->top, id, "next", native);
+    return st == TL_SAVE_IO_NOT_FOUND ? TL_SAVE_IO_OK : st;
+}
+
 /* After a failed commit, the disk made to hold the published generation again (logged when it
    cannot be: the store's cache still returns the old one). */
 static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl__save_progress *p,
@@ -2376,17 +2456,18 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
     tl_save_io_status st = TL_SAVE_IO_OK;
     if (first) st = tl__save_undo_first(s, slot, p, &native);
     else if (p->touched) st = tl__save_abandon_slot(s, slot->id, p, &native);
+    else if (p->fresh) st = tl__save_drop_next(s, slot->id, &native);
     if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_FOREIGN) /* a link there was never written */
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, slot->id, "commit",
                      tl__save_io_message(st, native), native);
 }
 
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
-   has synced the save's folder once (a first commit, or the first since the store opened: the
-   slot files may date from a crash), the folder is created if needed and synced after, and the
-   root too when the folder is new; so is it when the commit creates its slot file (a save's
-   first and second commits). Any failure is undone before it is returned: the published
-   generation stays the old one, on disk too. *target: the slot written. */
+   has synced the save's folder once (a first commit, or the first since the store opened: the slot
+   files may date from a crash), the folder is created if needed and synced after, and the root too
+   when the folder is new; so is it when the commit creates its slot file (a save's first and second
+   commits) or replaces it (one with other names). Any failure is undone before it is returned: the
+   published generation stays the old one, on disk too. *target: the slot written. */
 static tl__save_status tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
                                         int *target) {
     tl__save_layout *l = &slot->layout;
@@ -2414,7 +2495,7 @@ static tl__save_status tl__save_publish(tl_save_store *s, tl__save_slot *slot, s
         l->exists[0] = l->exists[1] = l->dir_synced = false;
         return tl__save_publish(s, slot, total, target);
     }
-    if (r.code == TL_SAVE_OK && (!l->dir_synced || !l->exists[p.k]))
+    if (r.code == TL_SAVE_OK && (!l->dir_synced || !l->exists[p.k] || p.replaced))
         r = tl__save_sync_folder(s, slot->id, p.created);
     if (r.code != TL_SAVE_OK) tl__save_undo(s, slot, &p, first);
     return r;

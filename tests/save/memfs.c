@@ -289,7 +289,16 @@ static void m_close_root(void *user, void *root) {
     (void)root;
 }
 
-/* Opens (or creates) a regular file; truncate: empties it (O_TRUNC). */
+/* The entries (of every folder) naming a node: its hard links. */
+static int links_to(const memfs *fs, int node) {
+    int links = 0;
+    for (int i = 0; i < fs->node_count; i++)
+        for (size_t e = 0; e < fs->nodes[i].count; e++) links += fs->nodes[i].entries[e].node == node;
+    return links;
+}
+
+/* Opens (or creates) a regular file for writing, as the POSIX backend does: one with other names
+   is TL_SAVE_IO_LINKED, untouched; truncate: empties it (O_TRUNC). */
 static tl_save_io_status open_file(memfs *fs, void *root, const char *dir, const char *name,
                                    bool truncate, void **file, uint64_t *size, int *native) {
     int parent, node;
@@ -301,6 +310,7 @@ static tl_save_io_status open_file(memfs *fs, void *root, const char *dir, const
         add_entry(fs, parent, name, node);
     }
     if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FOREIGN; }
+    if (links_to(fs, node) > 1) { *native = EMLINK; return TL_SAVE_IO_LINKED; }
     if (truncate) fs->nodes[node].size = 0;
     if (size) *size = fs->nodes[node].size;
     *file = HANDLE(node);
@@ -504,5 +514,15 @@ bool memfs_mkdir(memfs *fs, const char *path) {
     int parent = parent_of(fs, path, leaf);
     if (parent < 0 || find_entry(&fs->nodes[parent], leaf) >= 0) return false;
     add_entry(fs, parent, leaf, new_node(fs, true));
+    return true;
+}
+
+bool memfs_link(memfs *fs, const char *existing, const char *path) {
+    char leaf[96];
+    int node = memfs_lookup(fs, existing), parent = parent_of(fs, path, leaf);
+    if (node < 0 || fs->nodes[node].is_dir || parent < 0 || find_entry(&fs->nodes[parent], leaf) >= 0)
+        return false;
+    add_entry(fs, parent, leaf, node);
+    sync_dir(&fs->nodes[parent]);
     return true;
 }
