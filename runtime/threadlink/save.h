@@ -26,8 +26,9 @@
    The POSIX backend needs POSIX.1-2008 (openat, unlinkat, renameat, fdopendir, O_NOFOLLOW), which
    glibc hides in strict ISO C modes (-std=c99): save.h then declares them itself, as it does
    fdatasync. 32-bit glibc builds need no -D_FILE_OFFSET_BITS=64: without it, folders are
-   listed with readdir64 and sizes taken with lseek (readdir and fstat would fail on 64-bit inode
-   numbers); a compiler other than gcc or clang there stops with an #error asking for the flag.
+   listed with readdir64, and a file whose fstat fails there (a 64-bit inode number) has its size
+   taken with lseek, its other hard links then unseen; a compiler other than gcc or clang there
+   stops with an #error asking for the flag.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -85,7 +86,10 @@
      other slot is never written while a commit runs. The first commit of a save creates its
      folder and gen0 (the generation written as `next` and renamed to gen0) and syncs the
      folder and the root; the first commit to an existing save after a store opens syncs its
-     folder once too (its slot files may date from a crash). tl_save_txn_commit returns
+     folder once too (its slot files may date from a crash). A slot file with other names (hard
+     links: a backup made with `cp -al` or rsnapshot, a file outside the root) is never written in
+     place: that commit writes the generation as `next`, syncs it, renames it over the slot and
+     syncs the folder, and the other names keep the file as it was. tl_save_txn_commit returns
      TL_SAVE_OK only after that: a committed save survives a power cut. A save whose folder went
      away behind the store (a file manager, a sync client) is made again by its next commit, as
      a first commit (a generation is whole; its number goes on).
@@ -133,10 +137,13 @@
      it: the save is there entirely or gone.
    - Confined to its root: the store opens the root once by the path given (a link there is the
      caller's choice, followed) and reaches every folder and file beneath it through that handle,
-     never through a link (openat and O_NOFOLLOW, unlinkat). A link, a FIFO or a device where the
-     store keeps its own folders and files is never followed, waited on, written or removed: a
-     save folder that is a link is no save (TL_SAVE_FOREIGN, logged), a slot file that is one is
-     a damaged slot. It removes only what it makes (gen0, gen1, next, and the earlier layout's
+     never through a link (openat and O_NOFOLLOW, unlinkat). A link, a FIFO, a device or a folder
+     where the store keeps its own folders and files is never followed, waited on, written or
+     removed: a save folder that is a link is no save (TL_SAVE_FOREIGN, logged); a slot file that
+     is one holds no generation anyone can tell, so reads return the other slot's with a warning
+     that says so (not a fallback: tl_save_info.from_previous stays false), and commits to that
+     save are TL_SAVE_FOREIGN until it is moved away. A slot file's other hard links are never
+     written (above). It removes only what it makes (gen0, gen1, next, and the earlier layout's
      current and previous), and its folders once they hold nothing else: a deleted save whose
      folder holds other files leaves them in it, without a generation (logged).
    - Results never abort. Failures are logged once, where they are met, with the save, the file
@@ -151,7 +158,8 @@
    - Windows: the interface (tl_save_io) takes a root handle and single UTF-8 names beneath it and
      has no POSIX-only operation (a Windows backend keeps the root's path as its handle and joins
      the names, opens with CreateFileW and FILE_FLAG_OPEN_REPARSE_POINT to refuse reparse points,
-     maps open_update to OPEN_ALWAYS, write_at to WriteFile with an OVERLAPPED offset, truncate to
+     maps open_update to OPEN_ALWAYS, TL_SAVE_IO_LINKED to GetFileInformationByHandle's
+     nNumberOfLinks > 1, write_at to WriteFile with an OVERLAPPED offset, truncate to
      SetEndOfFile, sync to FlushFileBuffers, rename to MoveFileExW with
      MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH), but only the POSIX backend is included;
      on Windows, give desc.io.
@@ -214,7 +222,8 @@ extern "C" {
     X(VAULT, "the vault could not be written or read (tl_save_last_native_error holds vault.h's " \
              "result)") \
     X(OUT_OF_MEMORY, "out of memory") \
-    X(FOREIGN, "a file, a link, a FIFO or a device is where the store keeps its own: left alone") \
+    X(FOREIGN, "a file, a folder, a link, a FIFO or a device is where the store keeps its own: " \
+               "left alone") \
     X(DENIED, "permission denied: the store's folder or files cannot be written or read (their " \
               "permissions, or a read-only disk)")
 
@@ -250,7 +259,11 @@ TL_API const char *tl_save_result_message(tl_save_result result);
       "save %s: the failed %s could not be undone on disk: %s (native error %d): this store " \
       "reads the old generation, a reopened one may not") \
     X(NOT_FOUND, TL_LOG_LEVEL_INFO, "%s: %s: no such save or file") \
-    X(TOO_SMALL, TL_LOG_LEVEL_INFO, "%s: %s: %llu bytes, the buffer holds %llu")
+    X(TOO_SMALL, TL_LOG_LEVEL_INFO, "%s: %s: %llu bytes, the buffer holds %llu") \
+    X(SLOT_FOREIGN, TL_LOG_LEVEL_WARNING, \
+      "save %s: a slot is not a regular file (%s: a folder, a link, a FIFO, a device?): left " \
+      "alone; reads return generation %llu, the other slot's, and commits fail until it is " \
+      "moved away")
 
 #define TL_SAVE_LOG_BASE 0x500u
 typedef enum tl_save_log_item {
@@ -272,29 +285,36 @@ typedef enum tl_save_io_status {
     TL_SAVE_IO_FAILED = 4,    /* anything else */
     TL_SAVE_IO_FOREIGN = 5,   /* a link, a FIFO, a device, or a file where a folder is expected
                                  (or the reverse): not opened through, written or removed */
-    TL_SAVE_IO_DENIED = 6     /* permission denied, a read-only disk */
+    TL_SAVE_IO_DENIED = 6,    /* permission denied, a read-only disk */
+    TL_SAVE_IO_LINKED = 7     /* open_write, open_update: a regular file with other names (hard
+                                 links: a backup's, a file outside the root), not opened: writing
+                                 it would change them too */
 } tl_save_io_status;
 
 typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
 
-/* A backend works beneath one folder, the store's root. open_root opens it by its path (UTF-8)
-   and gives its handle; every other operation names, under that handle, a folder `dir` (NULL:
-   the root itself; else a folder of the root) and an entry `name` of it: single names, without
-   '/', never "." or "..", checked by the store first. Nothing beneath the root is reached through
-   a link, and a link, a FIFO or a device where the store expects its own regular file or folder
-   is TL_SAVE_IO_FOREIGN, never waited on, written through or removed (the POSIX backend: one
-   descriptor for the root, every folder and file opened with openat, O_NOFOLLOW and O_NONBLOCK
-   and checked with fstat, removals with unlinkat). Every operation is synchronous. A backend for
-   another platform or for tests fills every member (open_update, write_at and truncate may be
-   NULL together: a commit then rewrites its slot file with open_write and write, which costs the
-   file system more at the sync); tl_save_io_posix() gives the default one, which a test wraps to
-   count or fail calls. Interface version 0.2 (0.1 took whole paths). */
+/* A backend works beneath one folder, the store's root. open_root opens it by its path (UTF-8) and
+   gives its handle; every other operation names, under that handle, a folder `dir` (NULL: the root
+   itself; else a folder of the root) and an entry `name` of it: single names, without '/', never
+   "." or "..", checked by the store first. Nothing beneath the root is reached through a link, and
+   a link, a FIFO or a device where the store expects its own regular file or folder (or a folder
+   where it expects a file, or the reverse) is TL_SAVE_IO_FOREIGN, never waited on, written through
+   or removed (the POSIX backend: one descriptor for the root, every folder and file opened with
+   openat, O_NOFOLLOW and O_NONBLOCK and checked with fstat, removals with unlinkat). open_write and
+   open_update refuse a regular file with other names (st_nlink > 1) with TL_SAVE_IO_LINKED before
+   changing a byte of it; the store then writes a new file and renames it over (a backend that
+   cannot tell never returns it). Every operation is synchronous. A backend for another platform or
+   for tests fills every member (open_update, write_at and truncate may be NULL together: a commit
+   then rewrites its slot file with open_write and write, which costs the file system more at the
+   sync); tl_save_io_posix() gives the default one, which a test wraps to count or fail calls.
+   Interface version 0.3 (0.2 had no TL_SAVE_IO_LINKED; 0.1 took whole paths). */
 typedef struct tl_save_io {
     void *user;
     /* Opens the root folder, creating it when missing (its parent must exist). */
     tl_save_io_status (*open_root)(void *user, const char *path, void **root, int *native);
     void (*close_root)(void *user, void *root);
-    /* Creates a regular file, or empties an existing one, for writing; *file: its handle. */
+    /* Creates a regular file, or empties an existing one, for writing; *file: its handle. One with
+       other names is TL_SAVE_IO_LINKED, left as it is. */
     tl_save_io_status (*open_write)(void *user, void *root, const char *dir, const char *name,
                                     void **file, int *native);
     /* Appends all `size` bytes. */
@@ -326,7 +346,7 @@ typedef struct tl_save_io {
     tl_save_io_status (*list)(void *user, void *root, const char *dir, tl_save_io_entry_fn each,
                               void *ctx, int *native);
     /* Opens a regular file for writing at offsets, creating it when missing, never truncating;
-       stores its size. */
+       stores its size. One with other names is TL_SAVE_IO_LINKED. */
     tl_save_io_status (*open_update)(void *user, void *root, const char *dir, const char *name,
                                      void **file, uint64_t *size, int *native);
     /* Writes all `size` bytes at `offset` of a file from open_update. */
@@ -370,7 +390,8 @@ typedef struct tl_save_info {
     uint64_t size;       /* bytes of all its files */
     int64_t timestamp;   /* the caller's (tl_save_txn_set_timestamp), 0 when not given */
     uint32_t file_count;
-    bool from_previous; /* the newest generation is damaged: this is the previous one */
+    bool from_previous; /* the newest generation is damaged: this is the previous one (not set
+                           for a slot that is not a regular file: what it held is unknown) */
 } tl_save_info;
 
 /* Why tl_save_store_open made no store: it has no store to keep the reason in. */
@@ -579,7 +600,8 @@ static tl_save_result tl__save_io_code(tl_save_io_status status) {
     case TL_SAVE_IO_OK: return TL_SAVE_OK;
     case TL_SAVE_IO_NOT_FOUND: return TL_SAVE_NOT_FOUND;
     case TL_SAVE_IO_NO_SPACE: return TL_SAVE_NO_SPACE;
-    case TL_SAVE_IO_FOREIGN: return TL_SAVE_FOREIGN;
+    case TL_SAVE_IO_FOREIGN:
+    case TL_SAVE_IO_LINKED: return TL_SAVE_FOREIGN;
     case TL_SAVE_IO_DENIED: return TL_SAVE_DENIED;
     case TL_SAVE_IO_EXISTS:
     case TL_SAVE_IO_FAILED:
@@ -589,13 +611,25 @@ static tl_save_result tl__save_io_code(tl_save_io_status status) {
 
 TL_LOG_TABLE_FN(tl__save_log, TL_SAVE_LOG_ITEMS, TL_SAVE_LOG_BASE, "Save")
 
+/* What a log line says of a failed backend operation: its result's message, but for TL_SAVE_IO
+   (anything else) the native error's own where the platform has one (errno: EINTR is not an
+   input/output error). */
+static const char *tl__save_io_message(tl_save_io_status status, int native) {
+    tl_save_result code = tl__save_io_code(status);
+#if !defined(_WIN32)
+    if (code == TL_SAVE_IO && native > 0) return strerror(native);
+#else
+    (void)native; /* GetLastError's codes have no strerror */
+#endif
+    return tl_save_result_message(code);
+}
+
 /* Logs a failed backend operation and turns it into a result. */
 static tl__save_status tl__save_io_fail(const tl_save_store *s, const char *save, const char *op,
                                         const char *path, tl_save_io_status status, int native) {
-    tl_save_result code = tl__save_io_code(status);
-    tl__save_log(&s->logger, TL_SAVE_LOG_IO_FAILED, save, op, path, tl_save_result_message(code),
-                 native);
-    return tl__save_result(code, native);
+    tl__save_log(&s->logger, TL_SAVE_LOG_IO_FAILED, save, op, path,
+                 tl__save_io_message(status, native), native);
+    return tl__save_result(tl__save_io_code(status), native);
 }
 
 static tl__save_status tl__save_refuse(const tl_save_store *s, const char *call, const char *what,
@@ -1295,11 +1329,18 @@ static tl__save_status tl__save_resolve(tl_save_store *s, const char *save, tl__
     if (k < 0) return tl__save_result(tl__save_unreadable(s, save, code, why), 0);
     other = 1 - k;
     if (code[other] == TL_SAVE_OK) tl__save_manifest_free(&m[other]);
-    /* damaged, and either its number is unknown or newer than the intact one's */
+    /* damaged, and either its number is unknown or newer than the intact one's; a slot that is
+       not a regular file (a folder, a link, a FIFO) held what no one can tell: said as such, no
+       fallback claimed */
     damaged_newer = code[other] != TL_SAVE_OK && code[other] != TL_SAVE_NOT_FOUND &&
+                    code[other] != TL_SAVE_FOREIGN &&
                     (!number[other] || tl__save_newer(number[other], m[k].generation));
     if (damaged_newer)
         tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why[other],
+                     (unsigned long long)m[k].generation);
+    else if (code[other] == TL_SAVE_FOREIGN)
+        tl__save_log(&s->logger, TL_SAVE_LOG_SLOT_FOREIGN, save,
+                     tl__save_path(s, 0, save, tl__save_slot_name(other)),
                      (unsigned long long)m[k].generation);
     *out = tl__save_cache_put(s, save, layout, damaged_newer, &m[k]);
     if (*out) return tl__save_ok();
@@ -1380,8 +1421,8 @@ int ftruncate(int fd, off_t size);
    headers before this one): readdir and fstat fail with EOVERFLOW on an inode number or a folder
    offset past 32 bits (XFS, btrfs, NFS, overlayfs; ext4's offsets under qemu-user). Folders are
    then listed with readdir64, which glibc exports in every build (declared here when its headers
-   do not: its struct is the same on every Linux architecture), and a file's size comes from
-   lseek, not fstat. */
+   do not: its struct is the same on every Linux architecture), and a file whose fstat
+   overflows has its size from lseek. */
 #if defined(__GLIBC__) && !defined(__USE_FILE_OFFSET64) && \
     !(defined(__INO_T_MATCHES_INO64_T) && defined(__OFF_T_MATCHES_OFF64_T))
 #define TL__SAVE_NARROW_FILES 1
@@ -1427,6 +1468,7 @@ static tl_save_io_status tl__save_posix_status(int err, int *native) {
     case EROFS: return TL_SAVE_IO_DENIED;
     case ELOOP:   /* O_NOFOLLOW met a link */
     case ENOTDIR: /* a file (or a link) where a folder is expected */
+    case EISDIR:  /* a folder where a file is expected */
     case ENXIO:   /* a FIFO without a reader, a device without its driver */
 #if defined(EFTYPE)
     case EFTYPE: /* BSDs: O_NOFOLLOW met a link */
@@ -1458,17 +1500,39 @@ static void tl__save_posix_leave(void *root, int fd) {
     if (fd >= 0 && fd != tl__save_posix_fd(root)) close(fd);
 }
 
-/* The size of an open regular file; FOREIGN for anything else (a FIFO, a device, a folder). */
+/* What fstat tells of an open file: its size when it is a regular file; FOREIGN for anything else
+   (a FIFO, a device, a folder); LINKED for one opened to be written (not `readable`) that has
+   other names: a hard link's other name is a backup's or a file outside the root, which a write in
+   place would change too. */
+static tl_save_io_status tl__save_posix_check(const struct stat *st, bool readable, uint64_t *size,
+                                              int *native) {
+    if (!S_ISREG(st->st_mode) || st->st_size < 0) {
+        *native = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+        return TL_SAVE_IO_FOREIGN;
+    }
+    if (!readable && st->st_nlink > 1) {
+        *native = EMLINK;
+        return TL_SAVE_IO_LINKED;
+    }
+    *size = (uint64_t)st->st_size;
+    return TL_SAVE_IO_OK;
+}
+
+/* The size of an open regular file, or FOREIGN, or LINKED (above). */
 #ifdef TL__SAVE_NARROW_FILES
-/* No fstat (above): the size from lseek (a file past 2 GiB fails, as it would with fstat), a FIFO
-   or a socket refused by it (ESPIPE), a folder by a read of no bytes (EISDIR on Linux; only a
-   descriptor open for reading can tell). Reads seek before they read. */
+/* fstat fails (EOVERFLOW) on a 64-bit inode number or size (above): then the size from lseek (a
+   file past 2 GiB fails, as it would with fstat), a FIFO or a socket refused by it (ESPIPE), a
+   folder by a read of no bytes (EISDIR on Linux; only a descriptor open for reading can tell),
+   and other names cannot be told. Reads seek before they read. */
 static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t *size,
                                                 int *native) {
+    struct stat st;
     char none;
     off_t end;
+    if (fstat(fd, &st) == 0) return tl__save_posix_check(&st, readable, size, native);
+    if (errno != EOVERFLOW) return tl__save_posix_status(errno, native);
     if (readable && read(fd, &none, 0) < 0) /* first: lseek on a folder may overflow too */
-        return tl__save_posix_status(errno == EISDIR ? ENOTDIR : errno, native);
+        return tl__save_posix_status(errno, native);
     end = lseek(fd, 0, SEEK_END);
     if (end < 0) return tl__save_posix_status(errno == ESPIPE ? ENXIO : errno, native);
     *size = (uint64_t)end;
@@ -1478,14 +1542,8 @@ static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t 
 static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t *size,
                                                 int *native) {
     struct stat st;
-    (void)readable;
     if (fstat(fd, &st) != 0) return tl__save_posix_status(errno, native);
-    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
-        *native = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        return TL_SAVE_IO_FOREIGN;
-    }
-    *size = (uint64_t)st.st_size;
-    return TL_SAVE_IO_OK;
+    return tl__save_posix_check(&st, readable, size, native);
 }
 #endif
 
@@ -1519,10 +1577,19 @@ static tl_save_io_status tl__save_posix_open(void *root, const char *dir, const 
     return st;
 }
 
+static tl_save_io_status tl__save_posix_truncate(void *user, void *file, uint64_t size,
+                                                 int *native);
+
+/* Emptied only once it is known to have no other name (O_TRUNC would empty every name's file). */
 static tl_save_io_status tl__save_posix_open_write(void *user, void *root, const char *dir,
                                                    const char *name, void **file, int *native) {
-    (void)user;
-    return tl__save_posix_open(root, dir, name, O_WRONLY | O_CREAT | O_TRUNC, file, NULL, native);
+    uint64_t size = 0;
+    tl_save_io_status st =
+        tl__save_posix_open(root, dir, name, O_WRONLY | O_CREAT, file, &size, native);
+    if (st != TL_SAVE_IO_OK || size == 0) return st;
+    st = tl__save_posix_truncate(user, *file, 0, native);
+    if (st != TL_SAVE_IO_OK) close(tl__save_posix_fd(*file));
+    return st;
 }
 
 static tl_save_io_status tl__save_posix_open_update(void *user, void *root, const char *dir,
@@ -1769,8 +1836,8 @@ static bool tl__save_names_has(const tl__save_names *l, const char *name) {
 
 static void tl__save_cleanup_failed(tl_save_store *s, const char *path, tl_save_io_status st,
                                     int native) {
-    tl__save_log(&s->logger, TL_SAVE_LOG_CLEANUP_FAILED, path,
-                 tl_save_result_message(tl__save_io_code(st)), native);
+    tl__save_log(&s->logger, TL_SAVE_LOG_CLEANUP_FAILED, path, tl__save_io_message(st, native),
+                 native);
 }
 
 /* What a cleanup step left, logged: a link or a special file (not followed), a folder holding
@@ -1784,17 +1851,50 @@ static void tl__save_cleanup_report(tl_save_store *s, const char *dir, const cha
     else tl__save_cleanup_failed(s, path, st, native);
 }
 
-/* Writes `bytes` as the whole file name of dir (created or emptied) and syncs it. */
-static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *dir, const char *name,
-                                             const void *bytes, size_t size, int *native) {
-    void *f = NULL;
-    tl_save_io_status st = s->io.open_write(s->io.user, s->top, dir, name, &f, native);
-    if (st != TL_SAVE_IO_OK) return st;
-    st = size ? s->io.write(s->io.user, f, bytes, size, native) : TL_SAVE_IO_OK;
-    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
-    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
-    (void)s->io.close(s->io.user, f, native);
+/* Writes `bytes` into an open file (at its start with write_at when `at`, else appended), syncs
+   and closes it; *op: the step that failed, for the log line. */
+static tl_save_io_status tl__save_fill(tl_save_store *s, void *f, bool at, const void *bytes,
+                                       size_t size, const char **op, int *native) {
+    int closing = 0;
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    *op = "write";
+    if (size)
+        st = at ? s->io.write_at(s->io.user, f, 0, bytes, size, native)
+                : s->io.write(s->io.user, f, bytes, size, native);
+    if (st == TL_SAVE_IO_OK) {
+        *op = "sync";
+        st = s->io.sync(s->io.user, f, native);
+    }
+    if (st == TL_SAVE_IO_OK) {
+        *op = "close";
+        return s->io.close(s->io.user, f, native);
+    }
+    (void)s->io.close(s->io.user, f, &closing);
     return st;
+}
+
+/* Writes `bytes` as the whole file name of dir (created or emptied) and syncs it; *op (op may be
+   NULL): the step that failed. */
+static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *dir, const char *name,
+                                             const void *bytes, size_t size, const char **op,
+                                             int *native) {
+    void *f = NULL;
+    const char *step = "open";
+    tl_save_io_status st = s->io.open_write(s->io.user, s->top, dir, name, &f, native);
+    if (st == TL_SAVE_IO_OK) st = tl__save_fill(s, f, false, bytes, size, &step, native);
+    if (op) *op = step;
+    return st;
+}
+
+/* `next` written whole and synced. One with other names (a hard link put there) is removed, never
+   written through: that removes only its name here. */
+static tl_save_io_status tl__save_write_next(tl_save_store *s, const char *dir, const void *bytes,
+                                             size_t size, const char **op, int *native) {
+    tl_save_io_status st = tl__save_write_file(s, dir, "next", bytes, size, op, native);
+    if (st != TL_SAVE_IO_LINKED) return st;
+    *op = "remove";
+    st = s->io.remove(s->io.user, s->top, dir, "next", native);
+    return st == TL_SAVE_IO_OK ? tl__save_write_file(s, dir, "next", bytes, size, op, native) : st;
 }
 
 /* A version 1 generation file's bytes (`current`, `previous`) behind a slot header: the header
@@ -1835,7 +1935,7 @@ static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id,
     size_t total = 0;
     tl_save_io_status st = tl__save_migrate_read(s, id, name, &slot, &total, native);
     if (st == TL_SAVE_IO_OK)
-        st = tl__save_write_file(s, id, tl__save_slot_name(k), slot, total, native);
+        st = tl__save_write_file(s, id, tl__save_slot_name(k), slot, total, NULL, native);
     if (slot) TL_FREE(slot);
     return st;
 }
@@ -2211,32 +2311,56 @@ static tl__save_status tl__save_finish(const tl_save_store *s, tl__save_slot *sl
 }
 
 /* How far a commit got, for its undo: the slot written (k), the size it held, whether it was
-   opened for writing, whether the commit made the save's folder. */
+   opened for writing (or replaced), whether the commit made the save's folder, whether it wrote
+   `next` to replace the slot and renamed it in; for the log line, the step that failed and its
+   file. */
 typedef struct tl__save_progress {
     int k;
     uint64_t held;
-    bool touched, created;
+    bool touched, created, fresh, replaced;
+    const char *op, *file;
 } tl__save_progress;
 
-/* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it). */
+/* A slot file with other names (hard links: a backup's, a file outside the root) is never written
+   in place: the generation goes whole into `next`, synced, renamed over the slot, which leaves the
+   file the other names name as it was; the folder is synced after (replaced), as for a first
+   commit. */
+static tl_save_io_status tl__save_replace_slot(tl_save_store *s, const char *dir,
+                                               tl__save_progress *p, const void *bytes, size_t size,
+                                               int *native) {
+    tl_save_io_status st;
+    p->fresh = true;
+    p->file = "next";
+    st = tl__save_write_next(s, dir, bytes, size, &p->op, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    p->op = "rename";
+    st = s->io.rename(s->io.user, s->top, dir, "next", tl__save_slot_name(p->k), native);
+    if (st == TL_SAVE_IO_OK) p->touched = p->replaced = true;
+    /* `next` was just written there: its folder did not go away (tl__save_publish_over's gone) */
+    return st == TL_SAVE_IO_NOT_FOUND ? TL_SAVE_IO_FAILED : st;
+}
+
+/* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it);
+   one with other names is replaced instead. */
 static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
                                              tl__save_progress *p, const void *bytes, size_t size,
                                              int *native) {
     const char *name = tl__save_slot_name(p->k);
     void *f = NULL;
     tl_save_io_status st;
+    p->file = name;
     if (!s->io.open_update) {
+        st = tl__save_write_file(s, dir, name, bytes, size, &p->op, native);
+        if (st == TL_SAVE_IO_LINKED) return tl__save_replace_slot(s, dir, p, bytes, size, native);
         p->touched = true; /* open_write empties it first */
-        return tl__save_write_file(s, dir, name, bytes, size, native);
+        return st;
     }
+    p->op = "open";
     st = s->io.open_update(s->io.user, s->top, dir, name, &f, &p->held, native);
+    if (st == TL_SAVE_IO_LINKED) return tl__save_replace_slot(s, dir, p, bytes, size, native);
     if (st != TL_SAVE_IO_OK) return st; /* nothing written: nothing to undo */
     p->touched = true;
-    st = s->io.write_at(s->io.user, f, 0, bytes, size, native);
-    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
-    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
-    (void)s->io.close(s->io.user, f, native);
-    return st;
+    return tl__save_fill(s, f, true, bytes, size, &p->op, native);
 }
 
 /* A save's first commit: the generation written whole as `next`, then renamed to gen0, so that
@@ -2244,7 +2368,7 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
 static tl__save_status tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
     const char *op = "write";
-    tl_save_io_status st = tl__save_write_file(s, slot->id, "next", slot->buf, total, &native);
+    tl_save_io_status st = tl__save_write_next(s, slot->id, slot->buf, total, &op, &native);
     if (st == TL_SAVE_IO_OK) {
         op = "rename";
         st = s->io.rename(s->io.user, s->top, slot->id, "next", "gen0", &native);
@@ -2263,8 +2387,7 @@ static tl__save_status tl__save_publish_over(tl_save_store *s, tl__save_slot *sl
     /* (open_update makes a missing slot file: one that finds nothing found no folder) */
     *gone = st == TL_SAVE_IO_NOT_FOUND && !p->touched && slot->layout.dir_synced;
     if (*gone) return tl__save_ok();
-    return tl__save_io_fail(s, slot->id, "write",
-                            tl__save_path(s, 0, slot->id, tl__save_slot_name(p->k)), st, native);
+    return tl__save_io_fail(s, slot->id, p->op, tl__save_path(s, 0, slot->id, p->file), st, native);
 }
 
 /* The save's folder synced, and the root when the commit made the folder. */
@@ -2287,7 +2410,8 @@ static tl_save_io_status tl__save_abandon_slot(tl_save_store *s, const char *id,
     void *f = NULL;
     tl_save_io_status st;
     tl__save_blank_put(blank);
-    if (!s->io.open_update) return tl__save_write_file(s, id, name, blank, sizeof blank, native);
+    if (!s->io.open_update)
+        return tl__save_write_file(s, id, name, blank, sizeof blank, NULL, native);
     st = s->io.open_update(s->io.user, s->top, id, name, &f, &size, native);
     if (st != TL_SAVE_IO_OK) return st;
     st = s->io.write_at(s->io.user, f, 0, blank, sizeof blank, native);
@@ -2317,6 +2441,13 @@ static tl_save_io_status tl__save_undo_first(tl_save_store *s, const tl__save_sl
     return st == TL_SAVE_IO_OK ? s->io.sync_dir(s->io.user, s->top, slot->id, native) : st;
 }
 
+/* A slot's replacement that failed before its rename: the `next` it wrote goes (the slot itself
+   was not touched). */
+static tl_save_io_status tl__save_drop_next(tl_save_store *s, const char *id, int *native) {
+    tl_save_io_status st = s->io.remove(s->io.user, s->top, id, "next", native);
+    return st == TL_SAVE_IO_NOT_FOUND ? TL_SAVE_IO_OK : st;
+}
+
 /* After a failed commit, the disk made to hold the published generation again (logged when it
    cannot be: the store's cache still returns the old one). */
 static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl__save_progress *p,
@@ -2325,17 +2456,18 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
     tl_save_io_status st = TL_SAVE_IO_OK;
     if (first) st = tl__save_undo_first(s, slot, p, &native);
     else if (p->touched) st = tl__save_abandon_slot(s, slot->id, p, &native);
+    else if (p->fresh) st = tl__save_drop_next(s, slot->id, &native);
     if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_FOREIGN) /* a link there was never written */
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, slot->id, "commit",
-                     tl_save_result_message(tl__save_io_code(st)), native);
+                     tl__save_io_message(st, native), native);
 }
 
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
-   has synced the save's folder once (a first commit, or the first since the store opened: the
-   slot files may date from a crash), the folder is created if needed and synced after, and the
-   root too when the folder is new; so is it when the commit creates its slot file (a save's
-   first and second commits). Any failure is undone before it is returned: the published
-   generation stays the old one, on disk too. *target: the slot written. */
+   has synced the save's folder once (a first commit, or the first since the store opened: the slot
+   files may date from a crash), the folder is created if needed and synced after, and the root too
+   when the folder is new; so is it when the commit creates its slot file (a save's first and second
+   commits) or replaces it (one with other names). Any failure is undone before it is returned: the
+   published generation stays the old one, on disk too. *target: the slot written. */
 static tl__save_status tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
                                         int *target) {
     tl__save_layout *l = &slot->layout;
@@ -2363,7 +2495,7 @@ static tl__save_status tl__save_publish(tl_save_store *s, tl__save_slot *slot, s
         l->exists[0] = l->exists[1] = l->dir_synced = false;
         return tl__save_publish(s, slot, total, target);
     }
-    if (r.code == TL_SAVE_OK && (!l->dir_synced || !l->exists[p.k]))
+    if (r.code == TL_SAVE_OK && (!l->dir_synced || !l->exists[p.k] || p.replaced))
         r = tl__save_sync_folder(s, slot->id, p.created);
     if (r.code != TL_SAVE_OK) tl__save_undo(s, slot, &p, first);
     return r;
@@ -2596,7 +2728,7 @@ static void tl__save_delete_undo(tl_save_store *s, const char *save_id, const ch
     if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
     if (st != TL_SAVE_IO_OK)
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, save_id, "delete",
-                     tl_save_result_message(tl__save_io_code(st)), native);
+                     tl__save_io_message(st, native), native);
 }
 
 static tl__save_status tl__save_delete_status(tl_save_store *store, const char *save_id) {

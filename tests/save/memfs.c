@@ -229,12 +229,13 @@ static size_t room_for(const memfs *fs, size_t growth) {
 
 /* --- the backend ------------------------------------------------------------------------------- */
 
-/* Counts the operation; false when the process is "dead" (fail_after) or this one operation is
-   the injected fault (fail_only). */
-static bool alive(memfs *fs, int *native) {
+/* Counts the operation (`member`: its tl_save_io member); false when the process is "dead"
+   (fail_after) or this one operation is the injected fault (fail_only). */
+static bool alive(memfs *fs, const char *member, int *native) {
     fs->ops++;
     if ((fs->fail_after >= 0 && fs->ops > fs->fail_after) || fs->ops == fs->fail_only) {
-        *native = EIO;
+        *native = fs->fail_errno ? fs->fail_errno : EIO;
+        fs->failed = member;
         return false;
     }
     return true;
@@ -270,7 +271,7 @@ static tl_save_io_status entry_node(const memfs *fs, void *root, const char *dir
 static tl_save_io_status m_open_root(void *user, const char *path, void **root, int *native) {
     memfs *fs = user;
     char leaf[96];
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "open_root", native)) return TL_SAVE_IO_FAILED;
     int node = memfs_lookup(fs, path);
     if (node < 0) {
         int parent = parent_of(fs, path, leaf);
@@ -288,11 +289,20 @@ static void m_close_root(void *user, void *root) {
     (void)root;
 }
 
-/* Opens (or creates) a regular file; truncate: empties it (O_TRUNC). */
+/* The entries (of every folder) naming a node: its hard links. */
+static int links_to(const memfs *fs, int node) {
+    int links = 0;
+    for (int i = 0; i < fs->node_count; i++)
+        for (size_t e = 0; e < fs->nodes[i].count; e++) links += fs->nodes[i].entries[e].node == node;
+    return links;
+}
+
+/* Opens (or creates) a regular file for writing, as the POSIX backend does: one with other names
+   is TL_SAVE_IO_LINKED, untouched; truncate: empties it (O_TRUNC). */
 static tl_save_io_status open_file(memfs *fs, void *root, const char *dir, const char *name,
                                    bool truncate, void **file, uint64_t *size, int *native) {
     int parent, node;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, truncate ? "open_write" : "open_update", native)) return TL_SAVE_IO_FAILED;
     tl_save_io_status st = entry_node(fs, root, dir, name, &parent, &node, native);
     if (st != TL_SAVE_IO_OK) return st;
     if (node < 0) {
@@ -300,6 +310,7 @@ static tl_save_io_status open_file(memfs *fs, void *root, const char *dir, const
         add_entry(fs, parent, name, node);
     }
     if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FOREIGN; }
+    if (links_to(fs, node) > 1) { *native = EMLINK; return TL_SAVE_IO_LINKED; }
     if (truncate) fs->nodes[node].size = 0;
     if (size) *size = fs->nodes[node].size;
     *file = HANDLE(node);
@@ -319,7 +330,7 @@ static tl_save_io_status m_open_update(void *user, void *root, const char *dir, 
 /* Appends what the disk has room for; ENOSPC when that is not all of it (a partial write). */
 static tl_save_io_status m_write(void *user, void *file, const void *data, size_t size, int *native) {
     memfs *fs = user;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "write", native)) return TL_SAVE_IO_FAILED;
     if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     memfs_node *n = &fs->nodes[NODE(file)];
     size_t fit = room_for(fs, size);
@@ -334,7 +345,7 @@ static tl_save_io_status m_write(void *user, void *file, const void *data, size_
 static tl_save_io_status m_write_at(void *user, void *file, uint64_t offset, const void *data,
                                     size_t size, int *native) {
     memfs *fs = user;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "write_at", native)) return TL_SAVE_IO_FAILED;
     if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     memfs_node *n = &fs->nodes[NODE(file)];
     size_t end = (size_t)offset + size, want = end, fit;
@@ -352,7 +363,7 @@ static tl_save_io_status m_write_at(void *user, void *file, uint64_t offset, con
 
 static tl_save_io_status m_truncate(void *user, void *file, uint64_t size, int *native) {
     memfs *fs = user;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "truncate", native)) return TL_SAVE_IO_FAILED;
     memfs_node *n = &fs->nodes[NODE(file)];
     if (size > n->size) {
         n->data = realloc(n->data, (size_t)size + 1);
@@ -364,7 +375,7 @@ static tl_save_io_status m_truncate(void *user, void *file, uint64_t size, int *
 
 static tl_save_io_status m_sync(void *user, void *file, int *native) {
     memfs *fs = user;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "sync", native)) return TL_SAVE_IO_FAILED;
     sync_file(&fs->nodes[NODE(file)]);
     fs->syncs++;
     return TL_SAVE_IO_OK;
@@ -374,7 +385,7 @@ static tl_save_io_status m_open_read(void *user, void *root, const char *dir, co
                                      void **file, uint64_t *size, int *native) {
     memfs *fs = user;
     int parent, node;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "open_read", native)) return TL_SAVE_IO_FAILED;
     tl_save_io_status st = entry_node(fs, root, dir, name, &parent, &node, native);
     if (st != TL_SAVE_IO_OK) return st;
     if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
@@ -387,7 +398,7 @@ static tl_save_io_status m_open_read(void *user, void *root, const char *dir, co
 static tl_save_io_status m_read(void *user, void *file, uint64_t offset, void *dst, size_t size,
                                 int *native) {
     memfs *fs = user;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "read", native)) return TL_SAVE_IO_FAILED;
     memfs_node *n = &fs->nodes[NODE(file)];
     if (offset > n->size || size > n->size - offset) { *native = EIO; return TL_SAVE_IO_FAILED; }
     memcpy(dst, n->data + offset, size);
@@ -397,13 +408,13 @@ static tl_save_io_status m_read(void *user, void *file, uint64_t offset, void *d
 /* A close that fails (fail_only) still closes: only its result says it failed. */
 static tl_save_io_status m_close(void *user, void *file, int *native) {
     (void)file;
-    return alive(user, native) ? TL_SAVE_IO_OK : TL_SAVE_IO_FAILED;
+    return alive(user, "close", native) ? TL_SAVE_IO_OK : TL_SAVE_IO_FAILED;
 }
 
 static tl_save_io_status m_mkdir(void *user, void *root, const char *name, int *native) {
     memfs *fs = user;
     int parent, node;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "mkdir", native)) return TL_SAVE_IO_FAILED;
     tl_save_io_status st = entry_node(fs, root, NULL, name, &parent, &node, native);
     if (st != TL_SAVE_IO_OK) return st;
     if (node >= 0) { *native = EEXIST; return TL_SAVE_IO_EXISTS; }
@@ -414,7 +425,7 @@ static tl_save_io_status m_mkdir(void *user, void *root, const char *name, int *
 static tl_save_io_status m_sync_dir(void *user, void *root, const char *dir, int *native) {
     memfs *fs = user;
     int node;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "sync_dir", native)) return TL_SAVE_IO_FAILED;
     tl_save_io_status st = dir_node(fs, root, dir, &node, native);
     if (st != TL_SAVE_IO_OK) return st;
     sync_dir(&fs->nodes[node]);
@@ -426,7 +437,7 @@ static tl_save_io_status m_rename(void *user, void *root, const char *dir, const
                                   const char *to, int *native) {
     memfs *fs = user;
     int parent, node, target;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "rename", native)) return TL_SAVE_IO_FAILED;
     tl_save_io_status st = entry_node(fs, root, dir, from, &parent, &node, native);
     if (st != TL_SAVE_IO_OK) return st;
     if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
@@ -443,7 +454,7 @@ static tl_save_io_status m_rename(void *user, void *root, const char *dir, const
 static tl_save_io_status remove_entry(memfs *fs, void *root, const char *dir, const char *name,
                                       bool folder, int *native) {
     int parent, node;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, folder ? "rmdir" : "remove", native)) return TL_SAVE_IO_FAILED;
     tl_save_io_status st = entry_node(fs, root, dir, name, &parent, &node, native);
     if (st != TL_SAVE_IO_OK) return st;
     if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
@@ -467,7 +478,7 @@ static tl_save_io_status m_list(void *user, void *root, const char *dir, tl_save
                                 void *ctx, int *native) {
     memfs *fs = user;
     int node;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (!alive(fs, "list", native)) return TL_SAVE_IO_FAILED;
     tl_save_io_status st = dir_node(fs, root, dir, &node, native);
     if (st != TL_SAVE_IO_OK) return st;
     for (size_t i = 0; i < fs->nodes[node].count; i++) each(ctx, fs->nodes[node].entries[i].name);
@@ -503,5 +514,15 @@ bool memfs_mkdir(memfs *fs, const char *path) {
     int parent = parent_of(fs, path, leaf);
     if (parent < 0 || find_entry(&fs->nodes[parent], leaf) >= 0) return false;
     add_entry(fs, parent, leaf, new_node(fs, true));
+    return true;
+}
+
+bool memfs_link(memfs *fs, const char *existing, const char *path) {
+    char leaf[96];
+    int node = memfs_lookup(fs, existing), parent = parent_of(fs, path, leaf);
+    if (node < 0 || fs->nodes[node].is_dir || parent < 0 || find_entry(&fs->nodes[parent], leaf) >= 0)
+        return false;
+    add_entry(fs, parent, leaf, node);
+    sync_dir(&fs->nodes[parent]);
     return true;
 }

@@ -9,8 +9,8 @@
  * of the bytes not synced, some 16-byte sectors reached the disk and the others did not.
  *
  * Faults: with fail_after >= 0, the operation numbered fail_after + 1 (counting from ops = 0) and
- * every one after it fail with TL_SAVE_IO_FAILED (EIO), as if the process had died there: nothing
- * of them happens. With fail_only >= 1, that one operation fails alike (EIO, nothing of it
+ * every one after it fail with TL_SAVE_IO_FAILED (EIO, or fail_errno), as if the process had died
+ * there: nothing of them happens. With fail_only >= 1, that one operation fails alike (nothing of it
  * happens: a sync that fails syncs nothing, a close that fails still closes) and the ones after it
  * work, as a disk error does. nospace makes every write fail with TL_SAVE_IO_NO_SPACE (ENOSPC);
  * capacity (bytes, 0: none) bounds what the reachable files hold together: a write that needs more
@@ -46,6 +46,8 @@ typedef struct memfs {
     long ops;        /* operations so far */
     long fail_after; /* -1: never */
     long fail_only;  /* -1: never; else the number (ops after it) of the one operation that fails */
+    int fail_errno;     /* the native error of an injected fault; 0: EIO */
+    const char *failed; /* the tl_save_io member the last injected fault failed ("sync", ...) */
     bool nospace;
     size_t capacity; /* 0: unlimited */
     long syncs;      /* sync and sync_dir calls that succeeded */
@@ -75,5 +77,8 @@ size_t memfs_names(const memfs *fs, const char *dir, char names[][96], size_t ca
 size_t memfs_used(const memfs *fs);
 /* Creates a folder (not synced; false when its parent is missing or the name is taken). */
 bool memfs_mkdir(memfs *fs, const char *path);
+/* A hard link: path names the file `existing` names too (its folder synced). Opening a file with
+   more than one name for writing is TL_SAVE_IO_LINKED (EMLINK), as in the POSIX backend. */
+bool memfs_link(memfs *fs, const char *existing, const char *path);
 
 #endif

@@ -773,6 +773,117 @@ static void test_save_commit_never_writes_through_a_linked_save_folder(void **st
     assert_reads(f->store, "real", "a", "one");
 }
 
+/* --- hard links: a slot file with other names is replaced, never written in place ------------------- */
+
+/* The bytes of a file under the fixture's folder (not the root). */
+static void *slurp_outside(const fixture *f, const char *rel, size_t *size) {
+    char p[400];
+    snprintf(p, sizeof p, "../%s", rel);
+    return slurp(f, p, size); /* slurp is relative to the root, one level down */
+}
+
+static void hard_link(const fixture *f, const char *from_in_root, const char *to_outside) {
+    char from[400], to[400];
+    snprintf(from, sizeof from, "%s/%s", f->root, from_in_root);
+    snprintf(to, sizeof to, "%s/%s", f->dir, to_outside);
+    assert_int_equal(link(from, to), 0);
+}
+
+static ino_t inode_of(const fixture *f, const char *rel) {
+    char p[400];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", f->root, rel);
+    assert_int_equal(stat(p, &st), 0);
+    return st.st_ino;
+}
+
+/* A backup of the saves made with hard links (cp -al, rsnapshot) keeps the generation it was
+   taken at, whatever the game commits after it; the store reads its own newest one. Once each
+   slot has been replaced, commits write in place again (the slot keeps its inode). */
+static void test_save_hard_linked_backup_stays_as_it_was(void **state) {
+    fixture *f = *state;
+    size_t size[2], now;
+    void *before[2];
+    static const char *const slots[2] = { "backup/gen0", "backup/gen1" };
+    assert_int_equal(commit2(f->store, "s", "A", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "B", NULL, 2), TL_SAVE_OK);
+    make_dir(f, "backup");
+    hard_link(f, "s/gen0", slots[0]);
+    hard_link(f, "s/gen1", slots[1]);
+    for (int k = 0; k < 2; k++) before[k] = slurp_outside(f, slots[k], &size[k]);
+    assert_int_equal(commit2(f->store, "s", "C", NULL, 3), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "D", NULL, 4), TL_SAVE_OK);
+    for (int k = 0; k < 2; k++) {
+        void *after = slurp_outside(f, slots[k], &now);
+        assert_int_equal(now, size[k]);
+        assert_memory_equal(after, before[k], now);
+        free(after);
+        free(before[k]);
+    }
+    assert_reads(f->store, "s", "a", "D");
+    reopen(f);
+    assert_reads(f->store, "s", "a", "D");
+    ino_t slot = inode_of(f, "s/gen0");
+    assert_int_equal(commit2(f->store, "s", "E", NULL, 5), TL_SAVE_OK);
+    assert_int_equal(inode_of(f, "s/gen0"), slot);
+    assert_reads(f->store, "s", "a", "E");
+}
+
+/* A slot that is a hard link to a file outside the root (the one the next commit writes): the
+   commit puts a new slot file in its place and the outside file keeps its bytes. */
+static void test_save_slot_linked_outside_the_root_is_not_written(void **state) {
+    fixture *f = *state;
+    char p[400];
+    size_t size;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);
+    make_dir(f, "outside");
+    put_outside(f, "outside/notes.txt", "precious notes");
+    snprintf(p, sizeof p, "%s/s/gen0", f->root); /* the older slot: the next commit's */
+    assert_int_equal(unlink(p), 0);
+    char target[400];
+    snprintf(target, sizeof target, "%s/outside/notes.txt", f->dir);
+    assert_int_equal(link(target, p), 0);
+    reopen(f);
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "four", NULL, 4), TL_SAVE_OK);
+    char *notes = slurp_outside(f, "outside/notes.txt", &size);
+    assert_string_equal(notes, "precious notes");
+    free(notes);
+    assert_false(exists(f, "s/next"));
+    assert_reads(f->store, "s", "a", "four");
+    reopen(f);
+    assert_reads(f->store, "s", "a", "four");
+}
+
+/* A slot that is a folder (a sync client's conflict copy, a hostile tree) is TL_SAVE_FOREIGN for
+   commits, as a FIFO or a link is, not an input/output error. It held the older generation here:
+   reads return the newest, and neither the log nor tl_save_info claims a fallback. */
+static void test_save_folder_slot_is_foreign_and_no_fallback(void **state) {
+    fixture *f = *state;
+    char p[400];
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);
+    snprintf(p, sizeof p, "%s/s/gen0", f->root);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkdir(p, 0777), 0);
+    reopen(f);
+    f->warnings = 0;
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
+    assert_int_equal(info.generation, 2);
+    assert_false(info.from_previous);
+    assert_int_equal(f->warnings, 1);
+    assert_int_not_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+    assert_non_null(strstr(f->last, "a slot is not a regular file"));
+    assert_null(strstr(f->last, "damaged"));
+    assert_reads(f->store, "s", "a", "two");
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_FOREIGN);
+    assert_int_equal(tl_save_last_native_error(f->store), EISDIR);
+    assert_true(exists(f, "s/gen0")); /* left alone */
+    assert_reads(f->store, "s", "a", "two");
+}
+
 /* The store removes only what it creates: a save folder's other files stay. */
 static void test_save_never_deletes_what_it_did_not_create(void **state) {
     fixture *f = *state;
@@ -830,12 +941,12 @@ static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
     assert_int_equal(mkfifo(p, 0644), 0);
     f->warnings = 0;
     reopen(f); /* the cleanup looks into lone */
-    assert_reads(f->store, "s", "a", "one"); /* the newest slot is not a file: the previous one */
+    assert_reads(f->store, "s", "a", "one"); /* the other slot's generation */
     assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
-    assert_true(info.from_previous);
+    assert_false(info.from_previous); /* what a FIFO held is unknown: no fallback is claimed */
     assert_true(f->warnings >= 1);
     assert_int_not_equal(tl_save_read(f->store, "lone", "a", NULL, 0, &n), TL_SAVE_OK);
-    assert_int_not_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_FOREIGN);
     assert_reads(f->store, "s", "a", "one");
     size_t count = 9;
     assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
@@ -944,6 +1055,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_delete_never_follows_a_linked_save_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_open_never_deletes_through_links, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_commit_never_writes_through_a_linked_save_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_hard_linked_backup_stays_as_it_was, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_slot_linked_outside_the_root_is_not_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_folder_slot_is_foreign_and_no_fallback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_never_deletes_what_it_did_not_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_fifo_named_like_a_slot_never_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_plain_file_in_the_root_is_said_as_such, setup, teardown),

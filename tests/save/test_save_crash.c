@@ -116,7 +116,33 @@ static void assert_clean(const memfs *fs) {
     for (size_t i = 0; i < n && i < 16; i++) assert_true(names[i][0] != '.');
 }
 
-typedef enum action { COMMIT_NEW, COMMIT_FIRST, DELETE, COMMIT_SHRINK } action;
+typedef enum action { COMMIT_NEW, COMMIT_FIRST, DELETE, COMMIT_SHRINK, COMMIT_LINKED } action;
+
+/* COMMIT_LINKED: both slot files also have a name outside the store's root (a hard-link backup,
+   cp -al): the commit replaces the slot it writes instead of writing in place, and the backup
+   keeps its bytes whatever happens. */
+static const char *const backup_names[2] = { "/backup0", "/backup1" };
+static unsigned char backup_bytes[2][1024];
+static size_t backup_size[2];
+
+static void link_backup(memfs *fs) {
+    static const char *const slots[2] = { "/saves/slot/gen0", "/saves/slot/gen1" };
+    for (int k = 0; k < 2; k++) {
+        assert_true(memfs_link(fs, slots[k], backup_names[k]));
+        const unsigned char *bytes = memfs_get(fs, backup_names[k], &backup_size[k]);
+        assert_true(bytes && backup_size[k] <= sizeof backup_bytes[k]);
+        memcpy(backup_bytes[k], bytes, backup_size[k]);
+    }
+}
+
+static void assert_backup_kept(const memfs *fs, long k, int cut) {
+    for (int i = 0; i < 2; i++) {
+        size_t size = 0;
+        const unsigned char *bytes = memfs_get(fs, backup_names[i], &size);
+        if (!bytes || size != backup_size[i] || memcmp(bytes, backup_bytes[i], size) != 0)
+            fail_msg("k=%ld cut=%d: the hard-linked backup %s was written", k, cut, backup_names[i]);
+    }
+}
 
 /* How the interruption ends: the process dies (what was written stays), a power cut (what was
    not synced is lost), or a power cut that tears the unsynced writes with pattern cut - TORN. */
@@ -139,6 +165,7 @@ static bool run_interrupted(action what, long k, int cut, long *ops_used) {
         assert_int_equal(commit(store, "slot", &big_gen, 3), TL_SAVE_OK);
         assert_int_equal(commit(store, "slot", &old_gen, 4), TL_SAVE_OK);
     }
+    if (what == COMMIT_LINKED) link_backup(&fs);
     fs.ops = 0;
     fs.fail_after = k;
     tl_save_result r = what == DELETE ? tl_save_delete(store, "slot") : commit(store, "slot", &new_gen, 9);
@@ -162,6 +189,7 @@ static bool run_interrupted(action what, long k, int cut, long *ops_used) {
     /* The store goes on: a later commit publishes and reads back. */
     assert_int_equal(commit(store, "slot", &old_gen, 10), TL_SAVE_OK);
     assert_true(reads_at(store, "slot", &old_gen, 10));
+    if (what == COMMIT_LINKED) assert_backup_kept(&fs, k, cut);
     tl_save_store_close(store);
     memfs_free(&fs);
     *ops_used = used;
@@ -186,7 +214,7 @@ static void every_k_torn(action what) {
 
 /* A commit of new_gen into a store that has just committed to slot once more (ts 4), so that no
    folder sync is due: the steady state. */
-enum { COMMIT_STEADY = COMMIT_SHRINK + 1, FIRST_READ };
+enum { COMMIT_STEADY = COMMIT_LINKED + 1, FIRST_READ };
 
 /* The store as run_faulted's action finds it. */
 static tl_save_store *prepare(memfs *fs, int what) {
@@ -196,6 +224,7 @@ static tl_save_store *prepare(memfs *fs, int what) {
     if (what == COMMIT_SHRINK) assert_int_equal(commit(store, "slot", &big_gen, 3), TL_SAVE_OK);
     if (what == COMMIT_SHRINK || what == COMMIT_STEADY)
         assert_int_equal(commit(store, "slot", &old_gen, 4), TL_SAVE_OK);
+    if (what == COMMIT_LINKED) link_backup(fs);
     return store;
 }
 
@@ -260,6 +289,7 @@ static bool run_faulted(int what, long k, int cut, long *ops_used) {
     assert_clean(&fs);
     assert_int_equal(commit(store, "slot", &old_gen, 10), TL_SAVE_OK);
     assert_true(reads_at(store, "slot", &old_gen, 10));
+    if (what == COMMIT_LINKED) assert_backup_kept(&fs, k, cut);
     tl_save_store_close(store);
     memfs_free(&fs);
     return !failed;
@@ -287,6 +317,7 @@ static void test_save_crash_failed_commit_never_publishes(void **state) {
     every_fault(COMMIT_NEW);
     every_fault(COMMIT_STEADY);
     every_fault(COMMIT_SHRINK);
+    every_fault(COMMIT_LINKED);
 }
 static void test_save_crash_failed_first_commit_leaves_no_save(void **state) {
     (void)state;
@@ -318,6 +349,12 @@ static void test_save_crash_shrinking_commit_at_every_operation(void **state) {
     every_k(COMMIT_SHRINK, DIES);
     every_k(COMMIT_SHRINK, POWER_CUT);
     every_k_torn(COMMIT_SHRINK);
+}
+static void test_save_crash_linked_commit_at_every_operation(void **state) {
+    (void)state;
+    every_k(COMMIT_LINKED, DIES);
+    every_k(COMMIT_LINKED, POWER_CUT);
+    every_k_torn(COMMIT_LINKED);
 }
 static void test_save_crash_first_commit_stopped_at_every_operation(void **state) {
     (void)state;
@@ -496,6 +533,54 @@ static void test_save_crash_one_sync_per_commit(void **state) {
     assert_int_equal(fs.syncs, 1);
     tl_save_store_close(store);
     memfs_free(&fs);
+}
+
+/* The error line of a steady commit whose operation k fails names that operation (a failed sync is
+   "sync", not "write") and the errno's own message: EINTR is not "input/output error". */
+static char error_line[TL_LOG_LINE_MAX];
+
+static void keep_error(void *user, const tl_log_record *record) {
+    (void)user;
+    if (record->level == TL_LOG_LEVEL_ERROR) snprintf(error_line, sizeof error_line, "%s", record->line);
+}
+
+static void test_save_crash_failed_step_is_named_in_the_log(void **state) {
+    static const char *const steps[][2] = {
+        { "open_update", "open /saves/slot/gen1 failed" }, { "write_at", "write /saves/slot/gen1 failed" },
+        { "sync", "sync /saves/slot/gen1 failed" },       { "close", "close /saves/slot/gen1 failed" } };
+    int named = 0;
+    (void)state;
+    for (long k = 1; k < 20; k++) {
+        memfs fs;
+        tl_save_store_desc desc;
+        setup(&fs, true);
+        memset(&desc, 0, sizeof desc);
+        desc.root = "/saves";
+        desc.io = memfs_io(&fs);
+        desc.logger.sink = keep_error;
+        tl_save_store *store = tl_save_store_open(&desc, NULL);
+        assert_int_equal(commit(store, "slot", &old_gen, 4), TL_SAVE_OK); /* steady: gen1 is next */
+        error_line[0] = '\0';
+        fs.fail_only = fs.ops + k;
+        fs.fail_errno = 4; /* EINTR */
+        fs.failed = NULL;
+        tl_save_result r = commit(store, "slot", &new_gen, 9);
+        const char *failed = fs.failed;
+        fs.fail_only = -1;
+        tl_save_store_close(store);
+        memfs_free(&fs);
+        if (r == TL_SAVE_OK) break;
+        assert_int_equal(r, TL_SAVE_IO);
+        assert_non_null(failed);
+        assert_null(strstr(error_line, "input/output error"));
+        assert_non_null(strstr(error_line, strerror(4)));
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+            if (strcmp(failed, steps[i][0]) != 0) continue;
+            if (!strstr(error_line, steps[i][1])) fail_msg("%s failed, the log says: %s", failed, error_line);
+            named++;
+        }
+    }
+    assert_int_equal(named, 4);
 }
 
 /* A steady-state commit (its one sync) that returned OK survives a power cut, plain or torn. */
@@ -687,6 +772,7 @@ int main(void) {
         cmocka_unit_test(test_save_crash_commit_power_cut_at_every_operation),
         cmocka_unit_test(test_save_crash_commit_torn_at_every_operation),
         cmocka_unit_test(test_save_crash_shrinking_commit_at_every_operation),
+        cmocka_unit_test(test_save_crash_linked_commit_at_every_operation),
         cmocka_unit_test(test_save_crash_first_commit_stopped_at_every_operation),
         cmocka_unit_test(test_save_crash_first_commit_power_cut_at_every_operation),
         cmocka_unit_test(test_save_crash_delete_stopped_at_every_operation),
@@ -695,6 +781,7 @@ int main(void) {
         cmocka_unit_test(test_save_crash_disk_full_keeps_old_generation),
         cmocka_unit_test(test_save_crash_read_error_keeps_native_error),
         cmocka_unit_test(test_save_crash_one_sync_per_commit),
+        cmocka_unit_test(test_save_crash_failed_step_is_named_in_the_log),
         cmocka_unit_test(test_save_crash_steady_commit_survives_power_cut),
         cmocka_unit_test(test_save_crash_generation_counter_wraps),
         cmocka_unit_test(test_save_crash_both_slots_damaged),
