@@ -146,7 +146,7 @@ bool content_add_renames(project *p, domain *d, const content_profile *pr, const
     index_map by_name = {0}; /* left empty without records: a lookup in it finds nothing */
     if (text.len) index_asset_names(sc, &by_name);
     const char *s = text.data, *end = s ? s + text.len : NULL; /* (NULL + 0 is undefined in C) */
-    for (uint32_t line = 1; s && s < end; line++) { /* every bad line reported */
+    for (uint32_t line = 1; s && s < end; line++) {            /* every bad line reported */
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end, *ts = s, *te = e;
         trim_line(&ts, &te);
         rename_line l;
