@@ -759,6 +759,7 @@ static void test_live_link_out_of_the_root_warned_once(void **state) {
     hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
     live_link("Sprites/hero.txt", secret);
     assert_int_equal(symlink(secret, live_path("Sprites/three.txt")), 0);
+    assert_int_equal(symlink(".", live_path("Sprites/loop")), 0); /* pack warns of a loop too */
     assert_true(live_until(&w, skipped_twice));
     live_write("Levels/two.txt", "two"); /* the tree read again */
     live_updates(&w, 30);
@@ -769,6 +770,7 @@ static void test_live_link_out_of_the_root_warned_once(void **state) {
     assert_int_equal(log_times("Sprites/three.txt: symbolic link to "), 1);
     assert_true(log_has(": it leads out of the source root and is never followed"));
     assert_true(log_has(secret));
+    assert_int_equal(log_times("Sprites/loop: symbolic link skipped: it leads back into a folder being read (a loop)"), 1);
     free(secret);
     live_end(&w);
     outside_remove();

@@ -312,14 +312,20 @@ oom:
 static bool tl__live_walk(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
                           const char *dir, const char *rel, const tl__live_chain *up);
 
+/* Whether a folder is one being read already: a link to it is a loop. */
+static bool tl__live_in_chain(const tl__live_chain *up, const struct stat *st) {
+    const tl__live_chain *c;
+    for (c = up; c; c = c->up)
+        if (c->dev == st->st_dev && c->ino == st->st_ino) return true;
+    return false;
+}
+
 /* A folder below the root, unless it is one being read already (a link loop). */
 static bool tl__live_walk_folder(const tl__content_source *src, tl__live_scan *sc,
                                  uint32_t category, const char *full, const char *rel,
                                  const struct stat *st, const tl__live_chain *up) {
     tl__live_chain here;
-    const tl__live_chain *c;
-    for (c = up; c; c = c->up)
-        if (c->dev == st->st_dev && c->ino == st->st_ino) return true;
+    if (tl__live_in_chain(up, st)) return true;
     here.dev = st->st_dev;
     here.ino = st->st_ino;
     here.up = up;
@@ -360,6 +366,9 @@ static bool tl__live_walk_link(const tl__content_source *src, tl__live_scan *sc,
                  "followed",
                  target);
         tl__live_skipped(sc, full, rel, why);
+    } else if (S_ISDIR(st.st_mode) && tl__live_in_chain(up, &st)) {
+        tl__live_skipped(sc, full, rel,
+                         "symbolic link skipped: it leads back into a folder being read (a loop)");
     } else if (S_ISDIR(st.st_mode)) {
         ok = tl__live_walk_folder(src, sc, category, full, rel, &st, up);
     } else if (S_ISREG(st.st_mode)) {
