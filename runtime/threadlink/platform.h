@@ -85,11 +85,12 @@
    before deployment), then, in development builds only, the command-line argument
    `-threadlink-platform-distribution <name>` (desc.argc/argv) and the environment variable
    THREADLINK_PLATFORM_DISTRIBUTION. The seed's spellings, `-threadlink-sentinel-distribution`
-   and THREADLINK_SENTINEL_DISTRIBUTION, are aliases of them (the documented variable first when
-   both are set). Names are case-insensitive ("steam", "Local"). A value that
-   names no distribution, or one the policy (desc.allowed, else the default table below) does not
-   allow on the platform, is ignored with a warning, as if its source gave none; an applied one
-   is logged.
+   and THREADLINK_SENTINEL_DISTRIBUTION, are aliases of them (the documented spelling first when
+   both are given, whatever their order; of one flag given twice, the last). Names are
+   case-insensitive ("steam", "Local"). A value that names no distribution (an empty flag value
+   too; an empty variable is an unset one), or one the policy (desc.allowed, else the default
+   table below) does not allow on the platform, is ignored with a warning (its control and
+   non-ASCII bytes shown as '?'), as if its source gave none; an applied one is logged.
 
    NATIVE EVENTS (natives/Iris.Events.Native.txt, after levels.h's: ordinals 18 and 19)
    -------------
@@ -1002,9 +1003,16 @@ static bool tl__platform_allowed(const tl_platform *p, uint32_t platform, uint32
 static bool tl__platform_try_override(const tl_platform *p, const char *source, const char *value,
                                       uint32_t *distribution) {
     uint32_t d;
-    if (!value || !*value) return false;
+    char shown[TL__PLATFORM_NAME_MAX + 1];
+    size_t i;
+    if (!value) return false;
     if (!(d = tl_platform_distribution_from_name(value))) {
-        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_UNKNOWN, source, value);
+        /* Its bytes from a command line or the environment, shown without control or non-ASCII
+           bytes: a newline in it would forge a log line, an escape recolour the terminal. */
+        tl__platform_copy(shown, sizeof shown, value);
+        for (i = 0; shown[i]; i++)
+            if ((unsigned char)shown[i] < 0x20 || (unsigned char)shown[i] >= 0x7F) shown[i] = '?';
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_UNKNOWN, source, shown);
         return false;
     }
     if (!tl__platform_allowed(p, p->platform, d)) {
@@ -1022,12 +1030,13 @@ static bool tl__platform_try_override(const tl_platform *p, const char *source, 
 #if TL_PLATFORM_DEVELOPMENT
 /* The environment's override: the documented variable, else the seed's spelling of it. */
 static bool tl__platform_try_environment(const tl_platform *p, uint32_t *distribution) {
-    const char *value = getenv(TL__PLATFORM_ENVIRONMENT);
-    if (value && *value)
+    const char *value = getenv(TL__PLATFORM_ENVIRONMENT),
+               *seed = getenv(TL__PLATFORM_ENVIRONMENT_SEED);
+    if (value && *value) /* an empty variable is an unset one, as shells treat it */
         return tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")", value,
                                          distribution);
     return tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT_SEED ")",
-                                     getenv(TL__PLATFORM_ENVIRONMENT_SEED), distribution);
+                                     seed && *seed ? seed : NULL, distribution);
 }
 #endif
 
@@ -1264,23 +1273,31 @@ tl_platform_result tl_platform_set_distribution_override(tl_platform *p, const c
     return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
-/* Development builds: `-threadlink-platform-distribution <name>` (or the seed's
-   `-threadlink-sentinel-distribution <name>`) from the command line; the last one given wins. */
-static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
+/* Development builds: `-threadlink-platform-distribution <name>` from the command line, else the
+   seed's `-threadlink-sentinel-distribution <name>` (the documented spelling first, whatever the
+   order: a launcher appends flags); of one spelling, the last one given wins. */
 #if TL_PLATFORM_DEVELOPMENT
+static bool tl__platform_read_argument(tl_platform *p, int argc, char **argv, const char *flag) {
     int i;
+    bool found = false;
     for (i = 1; argv && i < argc; i++) {
-        if (!argv[i] || (strcmp(argv[i], TL__PLATFORM_ARGUMENT) != 0 &&
-                         strcmp(argv[i], TL__PLATFORM_ARGUMENT_SEED) != 0))
-            continue;
+        if (!argv[i] || strcmp(argv[i], flag) != 0) continue;
         if (i + 1 >= argc || !argv[i + 1]) {
             tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE, argv[i]);
-            return;
+            break;
         }
-        p->has_argument_override = true;
+        found = p->has_argument_override = true;
         tl__platform_copy(p->argument_override, sizeof p->argument_override, argv[i + 1]);
         i++;
     }
+    return found;
+}
+#endif
+
+static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
+#if TL_PLATFORM_DEVELOPMENT
+    if (!tl__platform_read_argument(p, argc, argv, TL__PLATFORM_ARGUMENT))
+        (void)tl__platform_read_argument(p, argc, argv, TL__PLATFORM_ARGUMENT_SEED);
 #else
     (void)p;
     (void)argc;

@@ -564,6 +564,37 @@ static void test_platform_override_seed_names_are_aliases(void **state) {
                         "Platform: warning: command line: -threadlink-sentinel-distribution needs a value: ignored");
 }
 
+/* On the command line too the documented spelling comes first, whatever the order (a launcher
+   appends flags); an empty value is said, not dropped; a value is logged with its control bytes
+   and non-ASCII bytes as '?' (a newline in it forged a log line). */
+static void test_platform_override_command_line_documented_first(void **state) {
+    fx *f = (fx *)*state;
+    char *both[] = {(char *)"game", (char *)"-threadlink-platform-distribution", (char *)"steam",
+                    (char *)"-threadlink-sentinel-distribution", (char *)"gog"};
+    char *empty[] = {(char *)"game", (char *)"-threadlink-platform-distribution", (char *)""};
+    char *hostile[] = {(char *)"game", (char *)"-threadlink-platform-distribution",
+                       (char *)"x\nPlatform: info: \x1b[31m\xff"};
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    (void)fx_module(f, LINUX, GOG, "GOG");
+    fx_create_args(f, LINUX, LOCAL, 5, both);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
+    fx_destroy(f);
+    fx_create_args(f, LINUX, LOCAL, 3, empty);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_UNKNOWN),
+                        "Platform: warning: distribution override from the command line: '' names no "
+                        "distribution: ignored");
+    fx_destroy(f);
+    fx_create_args(f, LINUX, LOCAL, 3, hostile);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_UNKNOWN),
+                        "Platform: warning: distribution override from the command line: 'x?Platform: info: ?[31m?' "
+                        "names no distribution: ignored");
+}
+
 /* --- the core's deployment ----------------------------------------------------------------------- */
 
 typedef struct user_subsystem {
@@ -751,6 +782,7 @@ int main(void) {
         T(test_platform_override_disallowed_value_is_ignored_with_a_warning),
         T(test_platform_override_argument_without_a_value),
         T(test_platform_override_seed_names_are_aliases),
+        T(test_platform_override_command_line_documented_first),
         T(test_platform_deploys_in_the_cores_native_tier),
         T(test_platform_failure_does_not_fail_the_core),
         T(test_platform_core_never_deployed),
