@@ -772,6 +772,10 @@ tl_platform_result tl_platform_add_service(tl_platform *p, uint32_t id, void *se
 
 tl_platform_account *tl_platform_add_account(tl_platform *p, const char *id, const char *name) {
     tl_platform_account *account;
+    if (!p) {
+        (void)tl__platform_no_platform("tl_platform_add_account");
+        return NULL;
+    }
     if (!tl__platform_registering(p, "tl_platform_add_account")) return NULL;
     if (!id || !*id || strlen(id) >= sizeof account->id) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -564,6 +565,33 @@ static void test_platform_override_seed_names_are_aliases(void **state) {
                         "Platform: warning: command line: -threadlink-sentinel-distribution needs a value: ignored");
 }
 
+/* What a call with no platform writes to the default logger (stderr), captured. */
+static void null_platform_line(char *line, size_t cap) {
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    size_t n;
+    assert_non_null(tmp);
+    fflush(stderr);
+    assert_int_equal(dup2(fileno(tmp), 2), 2);
+    assert_null(tl_platform_add_account(NULL, "x", "y"));
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    rewind(tmp);
+    n = fread(line, 1, cap - 1, tmp);
+    line[n] = 0;
+    fclose(tmp);
+}
+
+/* With no platform, tl_platform_add_account is an invalid argument, as every other call says:
+   not "refused (only a module ...)". */
+static void test_platform_add_account_without_a_platform(void **state) {
+    char line[256];
+    (void)state;
+    null_platform_line(line, sizeof line);
+    assert_non_null(strstr(line, "tl_platform_add_account: invalid argument"));
+}
+
 /* On the command line too the documented spelling comes first, whatever the order (a launcher
    appends flags); an empty value is said, not dropped; a value is logged with its control bytes
    and non-ASCII bytes as '?' (a newline in it forged a log line). */
@@ -783,6 +811,7 @@ int main(void) {
         T(test_platform_override_argument_without_a_value),
         T(test_platform_override_seed_names_are_aliases),
         T(test_platform_override_command_line_documented_first),
+        T(test_platform_add_account_without_a_platform),
         T(test_platform_deploys_in_the_cores_native_tier),
         T(test_platform_failure_does_not_fail_the_core),
         T(test_platform_core_never_deployed),
