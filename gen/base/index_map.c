@@ -1,6 +1,7 @@
 #include "base/index_map.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void place(index_map *m, uint32_t hash, uint32_t index)
 {
@@ -32,6 +33,36 @@ void index_map_free(index_map *m)
     free(m->slots);
     m->slots = NULL;
     m->mask = m->count = 0;
+}
+
+typedef struct name_probe {
+    index_name_fn name_of;
+    const void *ctx;
+    const char *name;
+    size_t len;
+} name_probe;
+
+static bool is_named(const void *ctx, uint32_t index)
+{
+    const name_probe *p = ctx;
+    const char *name = p->name_of(p->ctx, index);
+    return ascii_ieq(name, strlen(name), p->name, p->len);
+}
+
+uint32_t index_map_find_name(const index_map *m, const char *name, size_t len, index_name_fn name_of, const void *ctx)
+{
+    name_probe probe = {name_of, ctx, name, len};
+    return index_map_find(m, fnv1a_folded(name, len), is_named, &probe);
+}
+
+uint32_t index_map_add_name(index_map *m, uint32_t index, index_name_fn name_of, const void *ctx)
+{
+    const char *name = name_of(ctx, index);
+    size_t len = strlen(name);
+    uint32_t held = index_map_find_name(m, name, len, name_of, ctx);
+    if (held != UINT32_MAX) return held;
+    index_map_insert(m, fnv1a_folded(name, len), index);
+    return index;
 }
 
 void index_map_insert(index_map *m, uint32_t hash, uint32_t index)

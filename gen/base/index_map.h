@@ -57,4 +57,12 @@ static inline uint32_t index_map_find(const index_map *m, uint32_t hash, index_m
     }
 }
 
+/* Names, any ASCII case, placed by fnv1a_folded: name_of(ctx, i) gives element i's name. */
+typedef const char *(*index_name_fn)(const void *ctx, uint32_t index);
+/* The element named `name` (len bytes), any case, or UINT32_MAX. */
+uint32_t index_map_find_name(const index_map *m, const char *name, size_t len, index_name_fn name_of, const void *ctx);
+/* Element `index` under its name, unless one of that name (any case) is in already: the first
+ * stays. The element held under the name. */
+uint32_t index_map_add_name(index_map *m, uint32_t index, index_name_fn name_of, const void *ctx);
+
 #endif

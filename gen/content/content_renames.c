@@ -76,24 +76,12 @@ static bool in_profile(const content_profile *pr, const char *name, size_t len)
     return false;
 }
 
-typedef struct name_probe {
-    const content_scan *sc;
-    const char *name;
-    size_t len;
-} name_probe;
-
-static bool asset_is_named(const void *ctx, uint32_t i)
-{
-    const name_probe *pp = ctx;
-    const char *name = pp->sc->assets.items[i].name;
-    return ascii_ieq(name, strlen(name), pp->name, pp->len);
-}
+static const char *asset_name(const void *sc, uint32_t i) { return ((const content_scan *)sc)->assets.items[i].name; }
 
 /* The declaration (scan order) of the asset named `name`, any case, or UINT32_MAX. */
 static uint32_t find_asset(const index_map *by_name, const content_scan *sc, const char *name, size_t len)
 {
-    name_probe pp = {sc, name, len};
-    return index_map_find(by_name, fnv1a_folded(name, len), asset_is_named, &pp);
+    return index_map_find_name(by_name, name, len, asset_name, sc);
 }
 
 /* The scan's assets by name, any case: a moved folder is a record for every asset under it. Only
@@ -101,11 +89,7 @@ static uint32_t find_asset(const index_map *by_name, const content_scan *sc, con
 static void index_asset_names(const content_scan *sc, index_map *out)
 {
     index_map_init(out, sc->assets.count);
-    for (size_t i = 0; i < sc->assets.count; i++) {
-        const char *name = sc->assets.items[i].name;
-        size_t len = strlen(name);
-        if (find_asset(out, sc, name, len) == UINT32_MAX) index_map_insert(out, fnv1a_folded(name, len), (uint32_t)i);
-    }
+    for (size_t i = 0; i < sc->assets.count; i++) index_map_add_name(out, (uint32_t)i, asset_name, sc);
 }
 
 static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const index_map *by_name,

@@ -547,24 +547,12 @@ typedef struct instance_index {
     index_map by_name; /* by fnv1a_folded of the name */
 } instance_index;
 
-typedef struct name_lookup {
-    const vm_data *d;
-    const char *name;
-    size_t len;
-} name_lookup;
-
-static bool instance_named(const void *ctx, uint32_t index)
-{
-    const name_lookup *l = ctx;
-    const char *name = l->d->instances.items[index].name;
-    return ascii_ieq(name, strlen(name), l->name, l->len);
-}
+static const char *instance_name(const void *d, uint32_t i) { return ((const vm_data *)d)->instances.items[i].name; }
 
 static const vm_instance *find_instance(const instance_index *x, const char *name)
 {
     if (!x->d) return NULL;
-    name_lookup l = {x->d, name, strlen(name)};
-    uint32_t i = index_map_find(&x->by_name, fnv1a_folded(name, l.len), instance_named, &l);
+    uint32_t i = index_map_find_name(&x->by_name, name, strlen(name), instance_name, x->d);
     return i == UINT32_MAX ? NULL : &x->d->instances.items[i];
 }
 
@@ -575,10 +563,7 @@ static void index_instances(instance_index *x, const vm_data *d)
     if (!d) return;
     x->d = d;
     index_map_init(&x->by_name, d->instances.count);
-    for (size_t i = 0; i < d->instances.count; i++) {
-        const char *name = d->instances.items[i].name;
-        if (!find_instance(x, name)) index_map_insert(&x->by_name, fnv1a_folded(name, strlen(name)), (uint32_t)i);
-    }
+    for (size_t i = 0; i < d->instances.count; i++) index_map_add_name(&x->by_name, (uint32_t)i, instance_name, d);
 }
 
 /* "VaultData.enemies": a data file's changes are named after its stem. */

@@ -568,31 +568,14 @@ typedef struct field_lookup {
     uint32_t *tail_count; /* per field: the fields whose name part is its name part */
 } field_lookup;
 
-typedef struct field_probe {
-    const vschema *s;
-    const char *key;
-    size_t len;
-    bool tail;
-} field_probe;
-
 static const char *field_tail(const char *ref)
 {
     const char *dot = strrchr(ref, '.');
     return dot ? dot + 1 : NULL;
 }
 
-static bool field_named(const void *ctx, uint32_t fi)
-{
-    const field_probe *p = ctx;
-    const char *name = p->tail ? field_tail(p->s->fields.items[fi].ref) : p->s->fields.items[fi].ref;
-    return ascii_ieq(name, strlen(name), p->key, p->len);
-}
-
-static uint32_t field_find(const index_map *m, const vschema *s, const char *key, size_t len, bool tail)
-{
-    field_probe probe = {s, key, len, tail};
-    return index_map_find(m, fnv1a_folded(key, len), field_named, &probe);
-}
+static const char *field_ref(const void *s, uint32_t fi) { return ((const vschema *)s)->fields.items[fi].ref; }
+static const char *field_ref_tail(const void *s, uint32_t fi) { return field_tail(field_ref(s, fi)); }
 
 static void field_lookup_build(field_lookup *l, const vschema *s)
 {
@@ -600,15 +583,11 @@ static void field_lookup_build(field_lookup *l, const vschema *s)
     index_map_init(&l->refs, s->fields.count);
     index_map_init(&l->tails, s->fields.count);
     l->tail_count = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *l->tail_count);
-    for (size_t fi = 0; fi < s->fields.count; fi++) {
-        const char *ref = s->fields.items[fi].ref, *tail = ref ? field_tail(ref) : NULL;
+    for (uint32_t fi = 0; fi < s->fields.count; fi++) {
+        const char *ref = s->fields.items[fi].ref;
         if (!ref) continue;
-        if (field_find(&l->refs, s, ref, strlen(ref), false) == UINT32_MAX)
-            index_map_insert(&l->refs, fnv1a_folded(ref, strlen(ref)), (uint32_t)fi);
-        if (!tail) continue;
-        uint32_t first = field_find(&l->tails, s, tail, strlen(tail), true);
-        if (first == UINT32_MAX) index_map_insert(&l->tails, fnv1a_folded(tail, strlen(tail)), first = (uint32_t)fi);
-        l->tail_count[first]++;
+        index_map_add_name(&l->refs, fi, field_ref, s);
+        if (field_tail(ref)) l->tail_count[index_map_add_name(&l->tails, fi, field_ref_tail, s)]++;
     }
 }
 
@@ -624,16 +603,16 @@ static void field_lookup_free(field_lookup *l)
 static size_t data_field(const field_lookup *l, const char *key)
 {
     size_t n = strlen(key);
-    uint32_t fi = field_find(&l->refs, l->s, key, n, false);
+    uint32_t fi = index_map_find_name(&l->refs, key, n, field_ref, l->s);
     if (fi != UINT32_MAX) return fi;
-    fi = field_find(&l->tails, l->s, key, n, true);
+    fi = index_map_find_name(&l->tails, key, n, field_ref_tail, l->s);
     return fi != UINT32_MAX && l->tail_count[fi] == 1 ? fi : l->s->fields.count;
 }
 
 /* The first field whose name part is the key, when other fields share it; else UINT32_MAX. */
 static uint32_t shared_name_part(const field_lookup *l, const char *key)
 {
-    uint32_t fi = field_find(&l->tails, l->s, key, strlen(key), true);
+    uint32_t fi = index_map_find_name(&l->tails, key, strlen(key), field_ref_tail, l->s);
     return fi != UINT32_MAX && l->tail_count[fi] > 1 ? fi : UINT32_MAX;
 }
 
