@@ -66,6 +66,11 @@
    - A module reports the platform gone with tl_platform_report_lost: the state is FAILED with
      TL_PLATFORM_LOST and the event published at once (from inside the call, so users release
      what they hold); the module is shut down at the next tl_platform_update (or retry).
+   - tl_platform_shutdown (glue.h: at the lifecycle's discard) calls the module's shutdown, drops
+     what it registered and leaves the platform SHUT_DOWN for good: update answers SHUT_DOWN,
+     retry is REFUSED, no event (the game made the call). It is also the way out of a module
+     whose init stays PENDING (a hung SDK): no timeout is imposed, the game decides when to give
+     up, and a woven deployment then goes on.
    - Services, accounts and capabilities answer only while READY.
    - Accounts: a module adds them (signed in) at init, poll or refresh, and sets their state
      when its SDK says so (tl_platform_set_account_state): suspended while the platform's servers
@@ -222,7 +227,8 @@ typedef enum tl_platform_state {
     TL_PLATFORM_STATE_RESOLVING_MODULE = 2,
     TL_PLATFORM_STATE_INITIALIZING = 3,
     TL_PLATFORM_STATE_READY = 4,
-    TL_PLATFORM_STATE_FAILED = 5
+    TL_PLATFORM_STATE_FAILED = 5,
+    TL_PLATFORM_STATE_SHUT_DOWN = 6 /* tl_platform_shutdown: for good */
 } tl_platform_state;
 
 /* --- results ------------------------------------------------------------------------------------ */
@@ -331,7 +337,8 @@ typedef struct tl_platform_desc {
 TL_API tl_platform *tl_platform_create(const tl_platform_desc *desc);
 /* Shuts down (if not yet) and frees; woven into a lifecycle, only after tl_lifecycle_discard. */
 TL_API void tl_platform_destroy(tl_platform *platform);
-/* Calls the module's shutdown and drops its services; the platform does nothing more. */
+/* Calls the module's shutdown and drops its services; the platform is SHUT_DOWN and does nothing
+   more (see STATE MACHINE). */
 TL_API void tl_platform_shutdown(tl_platform *platform);
 /* Starts the first deployment, polls a pending init, tears down a lost platform. */
 TL_API tl_platform_state tl_platform_update(tl_platform *platform);
@@ -640,6 +647,7 @@ const char *tl_platform_state_name(tl_platform_state state) {
     case TL_PLATFORM_STATE_INITIALIZING: return "initializing";
     case TL_PLATFORM_STATE_READY: return "ready";
     case TL_PLATFORM_STATE_FAILED: return "failed";
+    case TL_PLATFORM_STATE_SHUT_DOWN: return "shut down";
     default: return "?";
     }
 }
@@ -1376,7 +1384,7 @@ void tl_platform_shutdown(tl_platform *p) {
     tl__platform_call_shutdown(p);
     tl__platform_clear(p);
     p->teardown_due = false;
-    p->state = TL_PLATFORM_STATE_UNINITIALIZED;
+    p->state = TL_PLATFORM_STATE_SHUT_DOWN;
     p->shut = true;
 }
 
