@@ -34,10 +34,12 @@
    "TL_DEVELOPMENT=$<CONFIG:Debug>" in a release build) would ship development code (files read at
    run time), so it is refused. (0 - X - 1) is 1 only where X is defined empty. */
 #if defined(TL_DEVELOPMENT) && (0 - TL_DEVELOPMENT - 1) != 1 && !(TL_DEVELOPMENT + 0)
-#error "threadlink: TL_DEVELOPMENT is defined as 0, which would switch development code on: leave it undefined to ship (CMake: $<$<CONFIG:Debug>:TL_DEVELOPMENT>)"
+#error \
+    "threadlink: TL_DEVELOPMENT is defined as 0, which would switch development code on: leave it undefined to ship (CMake: $<$<CONFIG:Debug>:TL_DEVELOPMENT>)"
 #endif
 #if defined(TL_CONTENT_LIVE) && (0 - TL_CONTENT_LIVE - 1) != 1 && !(TL_CONTENT_LIVE + 0)
-#error "threadlink: TL_CONTENT_LIVE is defined as 0, which would switch development code on: leave it undefined to ship (CMake: $<$<CONFIG:Debug>:TL_CONTENT_LIVE>)"
+#error \
+    "threadlink: TL_CONTENT_LIVE is defined as 0, which would switch development code on: leave it undefined to ship (CMake: $<$<CONFIG:Debug>:TL_CONTENT_LIVE>)"
 #endif
 
 #ifndef TL_API

@@ -239,7 +239,8 @@ typedef enum tl_platform_state {
     X(UNSUPPORTED, "no platform module for this platform and distribution") \
     X(NOT_READY, "the platform is not ready") \
     X(NOT_FAILED, "only a failed platform can be retried") \
-    X(REFUSED, "refused inside a platform module or listener, or after shutdown") \
+    X(REFUSED, \
+      "refused: inside a platform module or listener, after shutdown, or a simulation in a shipping build") \
     X(INITIALIZATION_FAILED, "the platform module failed to initialize") \
     X(LOST, "the platform was lost") \
     X(NOT_FOUND, "no such achievement") \
@@ -1192,8 +1193,12 @@ tl_platform_result tl_platform_refresh_accounts(tl_platform *p) {
 
 /* Development builds: what a module's report or its servers' loss would do. */
 #if TL_PLATFORM_DEVELOPMENT
+static tl_platform_result tl__platform_lost(tl_platform *p, const char *call, int native_error,
+                                            const char *message);
+
 tl_platform_result tl_platform_simulate_loss(tl_platform *p) {
-    return tl_platform_report_lost(p, 0, "simulated platform loss (development build)");
+    return tl__platform_lost(p, "tl_platform_simulate_loss", 0,
+                             "simulated platform loss (development build)");
 }
 
 tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
@@ -1223,13 +1228,14 @@ tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
 }
 #endif
 
-tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, const char *message) {
+/* A loss, reported by a module or simulated (`call` names it in the log). */
+static tl_platform_result tl__platform_lost(tl_platform *p, const char *call, int native_error,
+                                            const char *message) {
     if (!p) {
-        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_report_lost");
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, call);
         return TL_PLATFORM_INVALID_ARGUMENT;
     }
-    if (!tl__platform_ready(p))
-        return tl__platform_refused(p, "tl_platform_report_lost", TL_PLATFORM_NOT_READY);
+    if (!tl__platform_ready(p)) return tl__platform_refused(p, call, TL_PLATFORM_NOT_READY);
     p->result = tl__platform_note(p, TL_PLATFORM_LOST, native_error,
                                   message ? message : "the platform went away");
     p->teardown_due = true;
@@ -1239,6 +1245,10 @@ tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, con
                      tl_platform_distribution_name(p->distribution), p->message, p->native_error);
     tl__platform_publish(p);
     return TL_PLATFORM_OK;
+}
+
+tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, const char *message) {
+    return tl__platform_lost(p, "tl_platform_report_lost", native_error, message);
 }
 
 /* --- registry and lifetime ---------------------------------------------------------------------- */

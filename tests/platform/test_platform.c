@@ -369,6 +369,7 @@ static void test_platform_simulated_loss_runs_the_loss_path(void **state) {
     s->accounts = true;
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_NOT_READY); /* not ready yet */
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_platform_simulate_loss: refused"));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 2);
@@ -784,6 +785,8 @@ static void test_platform_simulations_refused_outside_development_builds(void **
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(f->account_events, 0);
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "development builds only"));
+    /* The result's message, which a game shows, covers this refusal too. */
+    assert_non_null(strstr(tl_platform_result_message(tl_platform_last_result(f->p)), "shipping build"));
 }
 
 /* The command line and the environment are not read at all; code still overrides. */
