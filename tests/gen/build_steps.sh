@@ -131,7 +131,7 @@ echo slime > p/assets/Sprites/slime.txt
 echo Omicron >> p/injectors/Game.Ids.User.txt # not pack's to say: the headers step says it, once
 tree p > before
 expect 0 "$gen" pack --build-step -C p --output "$work/step" --quiet --no-progress --depfile pack.d --stamp pack.stamp
-expect_err "p/generated/Content.Game.manifest.json: warning: 1 new entry of Content.Game not recorded in the manifest: run threadlink-gen generate to record 1 new entry"
+expect_err "p/generated/Content.Game.manifest.json: warning: 1 new entry of Content.Game not recorded in the manifest: run threadlink-gen generate -C p to record 1 new entry"
 ! grep -q "of Game.Ids not recorded" "$work/err" || { echo "FAIL: pack --build-step warns about a domain it does not pack"; cat "$work/err"; failed=$((failed + 1)); }
 tree p > after
 cmp -s before after || { echo "FAIL: pack --build-step wrote into the project"; diff before after; failed=$((failed + 1)); }
@@ -240,6 +240,16 @@ expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$r
 expect_err "1 new entry of Game.Ids not recorded in the manifest: run $run_cmd to record 1 new entry"
 expect 1 "$gen" check -C cmd --generate-command "$run_cmd"
 grep -qF "generated files are out of date: run $run_cmd" out || { echo "FAIL: check names another command"; cat out; failed=$((failed + 1)); }
+# Without it, every message names threadlink-gen generate with the -C DIR given (quoted with a blank).
+expect 0 "$gen" headers -C cmd -o "$work/cmd-out2" --quiet
+expect_err "1 new entry of Game.Ids not recorded in the manifest: run threadlink-gen generate -C cmd to record 1 new entry"
+expect 1 "$gen" check -C cmd
+grep -qF "generated files are out of date: run threadlink-gen generate -C cmd" out "$work/err" ||
+  { echo "FAIL: check's hint lacks the -C DIR"; cat out "$work/err"; failed=$((failed + 1)); }
+cp -r cmd 'cmd blank'
+expect 1 "$gen" check -C 'cmd blank'
+grep -qF 'generated files are out of date: run threadlink-gen generate -C "cmd blank"' out "$work/err" ||
+  { echo "FAIL: check's hint does not quote a -C DIR with a blank"; cat out "$work/err"; failed=$((failed + 1)); }
 sed -i '/Epsilon/d' two/injectors/Game.Ids.User.txt
 sed -i 's/msgstr "Jeu"/msgstr "Le jeu"/' two/text/fr.po
 expect 0 "$gen" headers -C two -o "$work/two-headers" --quiet --generate-command "$run_cmd"
