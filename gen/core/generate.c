@@ -546,13 +546,13 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
         if (c < 0) {
             diag_error(
                 where[planned[a].index],
-                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written",
+                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
                 planned[a].name);
             ok = false;
         } else if (c > 0 && (b == 0 || strcmp(declared[b].name, declared[b - 1].name) != 0)) {
             diag_error(
                 loc_file(config_path),
-                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written",
+                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
                 declared[b].name);
             ok = false;
         }

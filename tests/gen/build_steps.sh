@@ -74,8 +74,8 @@ expect 0 "$gen" headers -C p -o gen --quiet --expect-outputs 'content_game_catal
 echo Gamma >> p/injectors/Game.Ids.User.txt
 tree gen > before
 expect 1 "$gen" headers -C p -o gen --expect-outputs 'ids.h;old.h;content_game.h;content_game_catalog.h'
-expect_err "p/threadlink.json:2:59: error: extra output sub/more.h: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written"
-expect_err "p/threadlink.json: error: missing output old.h: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written"
+expect_err "p/threadlink.json:2:59: error: extra output sub/more.h: written, but the build does not declare it (--expect-outputs): add it to the build's outputs (the projects init writes: \`headers\` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written"
+expect_err "p/threadlink.json: error: missing output old.h: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs (the projects init writes: \`headers\` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written"
 [ "$(grep -c error: err)" = 2 ] || { echo "FAIL: other errors than the two differences"; cat err; failed=$((failed + 1)); }
 tree gen > after
 cmp -s before after || { echo "FAIL: a failed --expect-outputs run changed the outputs"; failed=$((failed + 1)); }
