@@ -76,6 +76,8 @@ typedef diff_class change_kind;
 #define CH_RENAME_RECORDED DIFF_RENAME_RECORDED
 #define CH_UNRECORDED_RENAME DIFF_UNRECORDED_RENAME
 
+/* breaking: fails the check unless approved. Of the rest, a rescope is a warning: compatible (the
+ * old value stays a tombstone), but a live entry's value changed, which a move rarely means to. */
 static const struct {
     const char *id, *label;
     bool breaking;
@@ -124,7 +126,7 @@ typedef struct change {
     uint32_t line, col;
     bool approved;
     bool moved; /* a removal whose unscoped key was added in another scope: a rescope, no rename */
-    char detail[160];
+    char detail[320];
     const char *long_detail; /* a vault change's (in change_list.strings), else NULL */
     const char *name;        /* a vault change's field name, else NULL */
 } change;
@@ -440,7 +442,10 @@ static void find_rescopes(change_list *out, size_t first_removed, size_t first_a
         change *ac = &out->items[first_added + a];
         if (strcmp(ac->new_e->scope, rc->old_e->scope) != 0 && !ac->detail[0]) {
             ac->kind = CH_RESCOPED;
-            snprintf(ac->detail, sizeof ac->detail, "from %.60s, old key %.60s", rc->old_e->scope, rc->old_e->key);
+            snprintf(
+                ac->detail, sizeof ac->detail,
+                "from %.40s, old key %.60s; its value changed: to keep it, restore the base's manifest and write '%.40s <- %.40s.%.40s'",
+                rc->old_e->scope, rc->old_e->key, rc->old_e->name, rc->old_e->scope, rc->old_e->name);
             rc->moved = true;
         }
     }
@@ -739,6 +744,12 @@ static void describe(const change *c, buf *out)
     if (change_info[c->kind].breaking) buf_puts(out, c->approved ? " [breaking, approved]" : " [breaking]");
 }
 
+static diag_level level_of(const change *c)
+{
+    if (change_info[c->kind].breaking) return c->approved ? DIAG_NOTE : DIAG_ERROR;
+    return c->kind == CH_RESCOPED ? DIAG_WARNING : DIAG_NOTE;
+}
+
 static void put_entry_json(json_t *obj, const char *field, const entry *e)
 {
     if (!e) return;
@@ -765,8 +776,7 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
         buf message = {0};
         describe(c, &message);
         line.len = 0;
-        bool br = change_info[c->kind].breaking;
-        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, c->col), message.data);
+        diag_format(&line, level_of(c), loc_at(c->file, c->line, c->col), message.data);
         fprintf(out, "%s\n", line.data);
         buf_free(&message);
     }
@@ -783,7 +793,8 @@ static void report_github(const change_list *changes, FILE *out)
         const change *c = &changes->items[i];
         line.len = cmd.len = 0;
         describe(c, &line);
-        buf_printf(&cmd, "::%s file=", change_info[c->kind].breaking && !c->approved ? "error" : "notice");
+        static const char *const command[] = {[DIAG_NOTE] = "notice", [DIAG_WARNING] = "warning", [DIAG_ERROR] = "error"};
+        buf_printf(&cmd, "::%s file=", command[level_of(c)]);
         diag_put_github_text(&cmd, c->file, true);
         if (c->line) buf_printf(&cmd, ",line=%u", c->line);
         if (c->line && c->col) buf_printf(&cmd, ",col=%u", c->col);

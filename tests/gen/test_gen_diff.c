@@ -239,9 +239,17 @@ static void test_diff_rescope_is_not_a_rename(void **state)
     char *out = NULL;
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 0);
     assert_null(strstr(out, "unrecorded rename"));
-    assert_non_null(strstr(out, "new/Ids.manifest.json:9: note: Ids: Extra_Sky (extra.sky) rescoped (from User, old key user.sky)\n"));
+    /* Compatible, but a live entry's value changed: a warning a reviewer sees, with the line that
+     * would have kept the value. */
+    assert_non_null(strstr(out, "new/Ids.manifest.json:9: warning: Ids: Extra_Sky (extra.sky) rescoped (from User, old key user.sky; "
+                                "its value changed: to keep it, restore the base's manifest and write 'Sky <- User.Sky')\n"));
     assert_non_null(strstr(out, "new/Ids.manifest.json:8: note: Ids: Grotto (user.grotto) added\n"));
     assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 0 approved, 3 compatible changes\n"));
+    free(out);
+    out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_GITHUB, NULL, NULL, &out), 0);
+    assert_non_null(strstr(out, "::warning file=new/Ids.manifest.json,line=9::Ids: Extra_Sky (extra.sky) rescoped"));
+    assert_non_null(strstr(out, "::notice file=new/Ids.manifest.json,line=8::Ids: Grotto"));
     free(out);
     free(meadow), free(sky), free(sky_tomb), free(grotto), free(moved);
 }
