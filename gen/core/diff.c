@@ -511,11 +511,15 @@ static void find_unrecorded_renames(change_list *out, size_t first_removed, size
         bool ordinal = rc->kind == CH_ORDINAL_REMOVED;
         rc->kind = CH_UNRECORDED_RENAME;
         if (strncmp(rc->domain, "Content.", 8) == 0) /* a content profile's assets: their own names */
-            snprintf(rc->detail, sizeof rc->detail, "%.30s added; '%.30s <- %.30s' in .content-renames keeps the id", added->name,
-                     unscoped_key(added), unscoped_key(rc->old_e));
-        else
-            snprintf(rc->detail, sizeof rc->detail, "%.30s added; a rename record keeps the %s: '%.30s <- %.30s'", added->name,
-                     ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
+            snprintf(
+                rc->detail, sizeof rc->detail,
+                "%.30s added; '%.30s <- %.30s' in .content-renames keeps the id (restore the base's manifest, add the line, run generate)",
+                added->name, unscoped_key(added), unscoped_key(rc->old_e));
+        else /* generate recorded the new name as an entry of its own: the base's manifest undoes it */
+            snprintf(
+                rc->detail, sizeof rc->detail,
+                "%.30s added; a rename record keeps the %s: restore the base's manifest, write '%.30s <- %.30s', run generate",
+                added->name, ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
     }
     free(next);
     index_map_free(&by_scope);

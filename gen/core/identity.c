@@ -989,9 +989,19 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
         model_rename_key(c->d, r, &c->spelled);
         if (manifest_renamed_from(e, c->spelled.data, c->spelled.len)) return take_entry(c->d, c->m, di, found, c->sum), true;
         old_name(c, r, &c->spelled);
-        rename_error(
-            c, rename_at(c, r), "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name",
-            c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "");
+        /* The usual way here: generate recorded the new name as an entry of its own before the rename
+         * line was written (CI's advice after an unrecorded rename); the base's manifest undoes it. */
+        buf undo = {0};
+        if (!e->tombstone)
+            buf_printf(
+                &undo,
+                ", or, if this change added '%s' and it has not shipped, restore %s.manifest.json from the base branch and run generate again",
+                e->name, c->d->name);
+        rename_error(c, rename_at(c, r),
+                     "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name%s",
+                     c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "",
+                     undo.len ? undo.data : "");
+        buf_free(&undo);
         return true;
     }
     if (found != UINT32_MAX) return take_entry(c->d, c->m, di, found, c->sum), true;

@@ -508,7 +508,8 @@ static void test_identity_rename_refusals(void **state)
     expect_refused(f, "Alpha\nPotion\nZeta <- Nope\n",
                    "injectors/Test.Ids.User.txt:3:9: error: cannot rename 'Nope': Test.Ids has no entry 'Nope' in User, live or removed (an entry of another injector is written Scope.Name)\n");
     expect_refused(f, "Alpha <- Potion\n",
-                   "injectors/Test.Ids.User.txt:1:1: error: cannot rename 'Potion' to 'Alpha': Test.Ids already has the entry 'Alpha' (value 4185941620); pick another name\n");
+                   "injectors/Test.Ids.User.txt:1:1: error: cannot rename 'Potion' to 'Alpha': Test.Ids already has the entry 'Alpha' (value 4185941620); pick another name, or, "
+                   "if this change added 'Alpha' and it has not shipped, restore Test.Ids.manifest.json from the base branch and run generate again\n");
     expect_refused(f, "Alpha\nPotion\nElixir <- Potion\n",
                    "injectors/Test.Ids.User.txt:3:11: error: cannot rename 'Potion': it is still declared at injectors/Test.Ids.User.txt:2:1 (a rename replaces the old line)\n");
     expect_refused(f, "Alpha\nOmega <- Potion\n",
