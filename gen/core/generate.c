@@ -1029,9 +1029,9 @@ static bool report_new_project(gen_run_ctx *c)
         void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
         report(
             loc_file(c->p.cfg.path),
-            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run %s once to record them in %s/ (then commit it)",
+            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run %s once to record them in %s/ (then commit it; if %s/ was deleted, restore it from version control instead: a rebuilt manifest forgets renamed and removed entries)",
             names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies",
-            diag_generate_command(), c->p.cfg.generated_dir);
+            diag_generate_command(), c->p.cfg.generated_dir, c->p.cfg.generated_dir);
         for (size_t i = 0; i < c->count; i++)
             if (reports_new(c, &c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
     }

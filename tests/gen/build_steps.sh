@@ -110,7 +110,7 @@ mkdir -p fresh/injectors && echo Alpha > fresh/injectors/Game.Ids.User.txt && ec
 echo alpha > fresh/injectors/Game.Ids.Mod.txt # named Mod_alpha: said in a note
 cp p/threadlink.json fresh/ && mkdir -p fresh/assets/Sprites && echo hero > fresh/assets/Sprites/hero.txt
 expect 0 "$gen" headers -C fresh -o fresh-out --quiet
-expect_err "fresh/threadlink.json: warning: a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 4 entries without recording them; run threadlink-gen generate -C fresh once to record them in generated/ (then commit it)"
+expect_err "fresh/threadlink.json: warning: a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 4 entries without recording them; run threadlink-gen generate -C fresh once to record them in generated/ (then commit it; if generated/ was deleted, restore it from version control instead: a rebuilt manifest forgets renamed and removed entries)"
 expect_err "Game.Ids.manifest.json: note: name collision: 'alpha' from Mod is named 'Mod_alpha' ('Alpha' has the plain name)"
 [ "$(grep -c warning: err)" = 1 ] || { echo "FAIL: more than one warning for a new project"; cat err; failed=$((failed + 1)); }
 expect 1 "$gen" headers -C fresh -o fresh-out --quiet --strict
@@ -233,7 +233,7 @@ mkdir -p cmd/injectors
 printf '{ "domains": [ { "name": "Game.Ids", "output": "ids.h" } ] }\n' > cmd/threadlink.json
 echo Alpha > cmd/injectors/Game.Ids.User.txt
 expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"
-expect_err "cmd/threadlink.json: warning: a new project: Game.Ids has no manifest yet, so this build numbers its 1 entry without recording them; run $run_cmd once to record them in generated/ (then commit it)"
+expect_err "cmd/threadlink.json: warning: a new project: Game.Ids has no manifest yet, so this build numbers its 1 entry without recording them; run $run_cmd once to record them in generated/ (then commit it; if generated/ was deleted, restore it from version control instead: a rebuilt manifest forgets renamed and removed entries)"
 expect 0 "$gen" generate -C cmd --quiet
 echo Beta >> cmd/injectors/Game.Ids.User.txt
 expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"

@@ -501,6 +501,20 @@ static void expect_refused(fixture *f, const char *user, const char *diagnostics
     fx_expect_failure(f, fx_snapshot("generated"), diagnostics);
 }
 
+/* A rename line in a domain without a manifest (generated/ deleted): the manifest is what is
+ * missing, and restoring it is the way back; nothing is written. */
+static void test_identity_rename_without_a_manifest_says_restore_it(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir <- Potion\n");
+    assert_int_equal(system("rm -rf generated"), 0);
+    f->diags.len = 0;
+    fx_expect_failure(f, fx_snapshot_all(),
+                      "injectors/Test.Ids.User.txt:2:11: error: cannot rename 'Potion': Test.Ids has no manifest, so no entry to rename: restore "
+                      "Test.Ids.manifest.json from version control (a manifest rebuilt from the injectors forgets renamed and removed entries)\n");
+}
+
 static void test_identity_rename_refusals(void **state)
 {
     fixture *f = *state;
@@ -578,6 +592,7 @@ int main(void)
         T(test_identity_rename_twice_back_and_rescope),
         T(test_identity_rename_of_a_tombstone),
         T(test_identity_rename_refusals),
+        T(test_identity_rename_without_a_manifest_says_restore_it),
         T(test_identity_lowercase_domain_reserves_helper_names),
     };
     return cmocka_run_group_tests_name("gen_identity", tests, NULL, NULL);
