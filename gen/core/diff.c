@@ -772,6 +772,19 @@ typedef struct report_counts {
     size_t breaking, approved, compatible;
 } report_counts;
 
+/* How to approve an intended break, named by the first unapproved one; NULL with none. */
+static char *approval_hint(const change_list *changes)
+{
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        if (!change_info[c->kind].breaking || c->approved) continue;
+        return xasprintf(
+            "an intended break is approved by its key: --allow %s:%s (or that line in the --allow-file); otherwise undo the change",
+            c->domain, c->key ? c->key : "*");
+    }
+    return NULL;
+}
+
 static void report_text(const change_list *changes, report_counts n, FILE *out)
 {
     buf line = {0};
@@ -786,28 +799,60 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
     }
     fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", n.breaking, n.approved,
             n.compatible, n.compatible == 1 ? "" : "s");
+    char *hint = approval_hint(changes);
+    if (hint) fprintf(out, "threadlink-gen diff: %s\n", hint);
+    free(hint);
     buf_free(&line);
 }
 
-/* Workflow commands, escaped as the diagnostics are (a path with ',' or ':', a key with '%'). */
-static void report_github(const change_list *changes, FILE *out)
+/* GitHub places an annotation only on a file of the pull request, and OLD is the base's copy (a
+ * temporary folder in CI): a change found on OLD's side (a dropped entry, a removed domain) goes on
+ * NEW's file of the same name where there is one, else on no file; its old place joins the text. */
+static const char *github_place(const diff_options *opt, const change *c, buf *mapped)
 {
-    buf line = {0}, cmd = {0};
+    size_t n = strlen(opt->old_path), m = strlen(opt->new_path);
+    while (n > 1 && opt->old_path[n - 1] == '/') n--;
+    while (m > 1 && opt->new_path[m - 1] == '/') m--;
+    if (!c->file || strncmp(c->file, opt->old_path, n) != 0 || c->file[n] != '/') return c->file;
+    mapped->len = 0;
+    buf_printf(mapped, "%.*s%s", (int)m, opt->new_path, c->file + n);
+    return fs_kind_of(mapped->data) == FS_FILE ? mapped->data : NULL;
+}
+
+/* Workflow commands, escaped as the diagnostics are (a path with ',' or ':', a key with '%'). */
+static void report_github(const diff_options *opt, const change_list *changes, FILE *out)
+{
+    static const char *const command[] = {[DIAG_NOTE] = "notice", [DIAG_WARNING] = "warning", [DIAG_ERROR] = "error"};
+    buf line = {0}, cmd = {0}, mapped = {0};
     for (size_t i = 0; i < changes->count; i++) {
         const change *c = &changes->items[i];
+        const char *file = github_place(opt, c, &mapped);
         line.len = cmd.len = 0;
         describe(c, &line);
-        static const char *const command[] = {[DIAG_NOTE] = "notice", [DIAG_WARNING] = "warning", [DIAG_ERROR] = "error"};
-        buf_printf(&cmd, "::%s file=", command[level_of(c)]);
-        diag_put_github_text(&cmd, c->file, true);
-        if (c->line) buf_printf(&cmd, ",line=%u", c->line);
-        if (c->line && c->col) buf_printf(&cmd, ",col=%u", c->col);
+        if (file != c->file && c->line) buf_printf(&line, " (base: %s:%u)", c->file, c->line);
+        else if (file != c->file) buf_printf(&line, " (base: %s)", c->file);
+        buf_printf(&cmd, "::%s", command[level_of(c)]);
+        if (file) {
+            buf_puts(&cmd, " file=");
+            diag_put_github_text(&cmd, file, true);
+        }
+        if (file == c->file && c->line) buf_printf(&cmd, ",line=%u", c->line);
+        if (file == c->file && c->line && c->col) buf_printf(&cmd, ",col=%u", c->col);
         buf_puts(&cmd, "::");
         diag_put_github_text(&cmd, line.data, false);
         fprintf(out, "%s\n", cmd.data);
     }
+    char *hint = approval_hint(changes);
+    if (hint) {
+        cmd.len = 0;
+        buf_puts(&cmd, "::notice::");
+        diag_put_github_text(&cmd, hint, false);
+        fprintf(out, "%s\n", cmd.data);
+    }
+    free(hint);
     buf_free(&line);
     buf_free(&cmd);
+    buf_free(&mapped);
 }
 
 /* A table cell's text: '|' escaped, a line break a space (asset names may hold both). */
@@ -889,7 +934,7 @@ static void report(const diff_options *opt, const change_list *changes, size_t b
     report_counts n = {breaking, approved_count, changes->count - breaking - approved_count};
     switch (opt->format) {
     case DIFF_TEXT: report_text(changes, n, out); break;
-    case DIFF_GITHUB: report_github(changes, out); break;
+    case DIFF_GITHUB: report_github(opt, changes, out); break;
     case DIFF_MARKDOWN: report_markdown(changes, n, out); break;
     case DIFF_JSON: report_json(opt, changes, n, out); break;
     }

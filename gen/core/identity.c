@@ -877,9 +877,10 @@ static void report_missing_old(assign_ctx *c, const decl_rename *r)
         return;
     }
     if (!c->m->domain) { /* no manifest: nothing to rename, and the rename line says there was one */
-        rename_error(c, at,
-                     "cannot rename '%s': %s has no manifest, so no entry to rename: restore %s.manifest.json from version control (a manifest rebuilt from the injectors forgets renamed and removed entries)",
-                     c->spelled.data, c->d->name, c->d->name);
+        rename_error(
+            c, at,
+            "cannot rename '%s': %s has no manifest, so no entry to rename: restore %s.manifest.json from version control (a manifest rebuilt from the injectors forgets renamed and removed entries)",
+            c->spelled.data, c->d->name, c->d->name);
         return;
     }
     const char *near = nearest_in_scope(c, r);

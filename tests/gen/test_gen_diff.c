@@ -116,7 +116,8 @@ static void test_diff_breaking_changes(void **state)
         "old/Ids.manifest.json:8: error: Ids: Gamma (user.gamma) tombstone dropped [breaking]\n"
         "new/Kind.manifest.json: error: Kind: kind changed (from identity to ordinal) [breaking]\n"
         "old/Gone.manifest.json: error: Gone: domain removed [breaking]\n"
-        "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n");
+        "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n"
+        "threadlink-gen diff: an intended break is approved by its key: --allow Ev:user.onstart (or that line in the --allow-file); otherwise undo the change\n");
     free(out);
     /* The same pair in the github and markdown formats, exactly: tests/gen/golden/diff-breaking-*. */
     assert_int_equal(run_diff("old", "new", DIFF_JSON, NULL, NULL, &out), 1);
@@ -151,7 +152,8 @@ static void test_diff_signature_changed(void **state)
     assert_string_equal(out,
         "new/Ev.manifest.json:6: error: Ev: OnHit (user.onhit) signature changed (from (int) to (int, float)) [breaking]\n"
         "new/Ev.manifest.json:8: error: Ev: OnOld (user.onold) ordinal removed [breaking]\n"
-        "threadlink-gen diff: 2 breaking, 0 approved, 0 compatible changes\n");
+        "threadlink-gen diff: 2 breaking, 0 approved, 0 compatible changes\n"
+        "threadlink-gen diff: an intended break is approved by its key: --allow Ev:user.onhit (or that line in the --allow-file); otherwise undo the change\n");
     free(out);
     assert_int_equal(run_diff("old", "new", DIFF_JSON, "Ev:*", NULL, &out), 0);
     json_error_t err;
@@ -202,7 +204,8 @@ static void test_diff_renames(void **state)
         "new/Ids.manifest.json:8: note: Ids: Gamma (user.gamma) renamed (recorded: value kept) (from Gamma, key mod.gamma)\n"
         "new/Ids.manifest.json:9: error: Ids: Beta (user.beta) removed while another entry was added in its scope (an unrecorded rename?) (Betta added; a rename record keeps the value: restore the base's manifest, write 'Betta <- Beta', run generate) [breaking]\n"
         "new/Ids.manifest.json:10: note: Ids: Betta (user.betta) added\n"
-        "threadlink-gen diff: 2 breaking, 0 approved, 4 compatible changes\n");
+        "threadlink-gen diff: 2 breaking, 0 approved, 4 compatible changes\n"
+        "threadlink-gen diff: an intended break is approved by its key: --allow Ev:user.onhit (or that line in the --allow-file); otherwise undo the change\n");
     free(out);
     /* Approved by the old key; a removal whose scope gained nothing stays a plain tombstone. */
     assert_int_equal(run_diff("old", "new", DIFF_JSON, "user.beta", NULL, &out), 1);
