@@ -190,6 +190,36 @@ static bool config_read(const char *path, project_config *out, bool keep_section
 bool config_load(const char *path, project_config *out) { return config_read(path, out, false); }
 bool config_load_keeping_sections(const char *path, project_config *out) { return config_read(path, out, true); }
 
+/* The folder above the working one that holds `name` (a project config by its default name), as
+ * "..", "../.." and so on up to 8 levels, or NULL: a command run from a project's subfolder. */
+static char *config_above(const char *name)
+{
+    if (strchr(name, '/')) return NULL;
+    buf up = {0};
+    char *found = NULL;
+    for (int level = 1; level <= 8 && !found; level++) {
+        buf_puts(&up, level == 1 ? ".." : "/..");
+        char *candidate = xasprintf("%s/%s", up.data, name);
+        if (fs_kind_of(candidate) == FS_FILE) found = xstrdup(up.data);
+        free(candidate);
+    }
+    buf_free(&up);
+    return found;
+}
+
+static void report_no_config(const char *path)
+{
+    char *above = config_above(path);
+    if (above)
+        diag_error(loc_file(path), "no project config here; the project is in %s (%s/%s): run there, or pass -C %s", above, above,
+                   path, above);
+    else
+        diag_error(
+            loc_file(path),
+            "no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)");
+    free(above);
+}
+
 static bool config_read(const char *path, project_config *out, bool keep_sections)
 {
     static const char *const allowed[] = {
@@ -197,10 +227,7 @@ static bool config_read(const char *path, project_config *out, bool keep_section
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
-        if (fs_kind_of(path) == FS_MISSING && errno == ENOENT)
-            diag_error(
-                loc_file(path),
-                "no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)");
+        if (fs_kind_of(path) == FS_MISSING && errno == ENOENT) report_no_config(path);
         else diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
         buf_free(&text);
         return false;

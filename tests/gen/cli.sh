@@ -126,6 +126,11 @@ expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
 mkdir "$work/empty"
 expect 1 "$gen" generate -C "$work/empty"
 expect_err "threadlink.json: error: no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)"
+# From a project's subfolder: the project above is named.
+mkdir -p "$work/above/injectors/deeper"
+echo '{"domains": []}' > "$work/above/threadlink.json"
+(cd "$work/above/injectors/deeper" && "$gen" generate) >"$work/out" 2>"$work/err"
+expect_err "threadlink.json: error: no project config here; the project is in ../.. (../../threadlink.json): run there, or pass -C ../.."
 
 # init: a project per build system, generated once (its manifests written, check clean); a folder
 # that is not empty, or a file, is refused and left as it was; usage errors.
