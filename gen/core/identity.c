@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset) { return XXH32(key, len, seed_offset); }
 
@@ -385,6 +386,13 @@ static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found
         e->change = CHANGE_REVIVED;
         sum->revived++;
     }
+    /* Written in another case than its member name (Gold as GOLD): the same key, so the same
+     * entry, and its name is kept; say so rather than nothing. */
+    size_t n = dc->name_len;
+    if (e->name && strncmp(e->name, dc->name, n) != 0 && strncasecmp(e->name, dc->name, n) == 0 && e->name[n] == '\0')
+        diag_warning(model_loc(d, dc),
+                     "'%.*s' is the entry %s: names compare case-insensitively and its member name is kept; write %s (a new name is a rename: 'NewName <- %s')",
+                     (int)n, dc->name, e->name, e->name, e->name);
 }
 
 /* Manifests written before asset keys followed asset names key every asset by its C spelling

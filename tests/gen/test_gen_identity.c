@@ -515,6 +515,19 @@ static void test_identity_rename_without_a_manifest_says_restore_it(void **state
                       "Test.Ids.manifest.json from version control (a manifest rebuilt from the injectors forgets renamed and removed entries)\n");
 }
 
+/* A name written in another case than its member name is the same entry, and keeps its name:
+ * said, with the line, and nothing else changes. */
+static void test_identity_case_only_change_is_said(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nPOTION\n");
+    f->diags.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_non_null(strstr(f->diags.data, "injectors/Test.Ids.User.txt:2:1: warning: 'POTION' is the entry Potion: names compare "
+                                          "case-insensitively and its member name is kept; write Potion"));
+}
+
 static void test_identity_rename_refusals(void **state)
 {
     fixture *f = *state;
@@ -592,6 +605,7 @@ int main(void)
         T(test_identity_rename_twice_back_and_rescope),
         T(test_identity_rename_of_a_tombstone),
         T(test_identity_rename_refusals),
+        T(test_identity_case_only_change_is_said),
         T(test_identity_rename_without_a_manifest_says_restore_it),
         T(test_identity_lowercase_domain_reserves_helper_names),
     };
