@@ -390,9 +390,10 @@ static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found
      * entry, and its name is kept; say so rather than nothing. */
     size_t n = dc->name_len;
     if (e->name && strncmp(e->name, dc->name, n) != 0 && strncasecmp(e->name, dc->name, n) == 0 && e->name[n] == '\0')
-        diag_warning(model_loc(d, dc),
-                     "'%.*s' is the entry %s: names compare case-insensitively and its member name is kept; write %s (a new name is a rename: 'NewName <- %s')",
-                     (int)n, dc->name, e->name, e->name, e->name);
+        diag_warning(
+            model_loc(d, dc),
+            "'%.*s' is the entry %s: names compare case-insensitively and its member name is kept; write %s (a new name is a rename: 'NewName <- %s')",
+            (int)n, dc->name, e->name, e->name, e->name);
 }
 
 /* Manifests written before asset keys followed asset names key every asset by its C spelling
@@ -480,9 +481,10 @@ static uint32_t choose_member_name(const domain *d, const manifest *m, identity_
     }
     if (attempt == 0) return hash;
     sum->name_collisions++; /* reported with the name it ended up with */
-    buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name, scope,
-               (int)name->len, name->data, holder ? " ('" : " (reserved name)", (int)holder_len, holder ? holder : "",
-               holder ? "' has the plain name)" : "");
+    src_loc at = model_loc(d, dc);
+    buf_printf(collisions, "  name collision: '%.*s' from %s (%s:%u:%u) is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name,
+               scope, at.file, at.line, at.col, (int)name->len, name->data, holder ? " ('" : " (reserved name)", (int)holder_len,
+               holder ? holder : "", holder ? "' has the plain name)" : "");
     if (d->asset_names) warn_asset_qualified(d, m, di, plain_owner, name);
     return hash;
 }

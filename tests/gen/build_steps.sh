@@ -111,7 +111,7 @@ echo alpha > fresh/injectors/Game.Ids.Mod.txt # named Mod_alpha: said in a note
 cp p/threadlink.json fresh/ && mkdir -p fresh/assets/Sprites && echo hero > fresh/assets/Sprites/hero.txt
 expect 0 "$gen" headers -C fresh -o fresh-out --quiet
 expect_err "fresh/threadlink.json: warning: a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 4 entries without recording them; run threadlink-gen generate -C fresh once to record them in generated/ (then commit it; if generated/ was deleted, restore it from version control instead: a rebuilt manifest forgets renamed and removed entries)"
-expect_err "Game.Ids.manifest.json: note: name collision: 'alpha' from Mod is named 'Mod_alpha' ('Alpha' has the plain name)"
+expect_err "Game.Ids.manifest.json: note: name collision: 'alpha' from Mod (injectors/Game.Ids.Mod.txt:1:1) is named 'Mod_alpha' ('Alpha' has the plain name)"
 [ "$(grep -c warning: err)" = 1 ] || { echo "FAIL: more than one warning for a new project"; cat err; failed=$((failed + 1)); }
 expect 1 "$gen" headers -C fresh -o fresh-out --quiet --strict
 expect_err "fresh/threadlink.json: error: a new project:"

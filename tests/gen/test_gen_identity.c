@@ -245,7 +245,7 @@ static void test_identity_name_collision_qualifies_newcomer(void **state)
     assert_int_equal(fx_generate(f), 0);
     assert_entry("audio.splash", "\"name\": \"Splash\", \"scope\": \"Audio\", \"value\": 2200116984, \"seed_offset\": 0, \"tombstone\": false}");
     assert_entry("user.splash", "\"name\": \"User_splash\", \"scope\": \"User\", \"value\": 3856924792, \"seed_offset\": 0, \"tombstone\": false}");
-    assert_non_null(strstr(f->summary.data, "  name collision: 'splash' from User is named 'User_splash' ('Splash' has the plain name)\n"));
+    assert_non_null(strstr(f->summary.data, "  name collision: 'splash' from User (injectors/Test.Ids.User.txt:1:1) is named 'User_splash' ('Splash' has the plain name)\n"));
     /* In one fresh pass, the project's entries come first and win the plain name. */
     fx_remove("generated/Test.Ids.manifest.json");
     fx_remove("generated/test_ids.h");
@@ -561,7 +561,7 @@ static void test_identity_rename_refusals(void **state)
     fx_write("injectors/Test.Ids.Mod.txt", "Omega\nPotion\n");
     f->summary.len = 0;
     assert_int_equal(fx_generate(f), 0);
-    assert_non_null(strstr(f->summary.data, "  name collision: 'Potion' from Mod is named 'Mod_Potion' ('Potion' has the plain name)\n"));
+    assert_non_null(strstr(f->summary.data, "  name collision: 'Potion' from Mod (injectors/Test.Ids.Mod.txt:2:1) is named 'Mod_Potion' ('Potion' has the plain name)\n"));
 }
 
 /* A domain spelled in lowercase shares one prefix between its enumerators and its helpers:
