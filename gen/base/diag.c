@@ -84,10 +84,14 @@ void diag_restore_counts(unsigned error_count, unsigned warning_count) { errors 
  * annotation started there finds them. */
 static char *file_prefix;
 
+static char *generate_in_dir; /* the default generate command with -C DIR, made once */
+
 void diag_set_file_prefix(const char *dir)
 {
     free(file_prefix);
     file_prefix = dir ? xstrdup(dir) : NULL;
+    free(generate_in_dir);
+    generate_in_dir = NULL;
 }
 
 /* The one spelling of the command to run generate; a build integration's replaces it. */
@@ -100,8 +104,18 @@ void diag_set_generate_command(const char *command)
     generate_command = command ? xstrdup(command) : NULL;
 }
 
-const char *diag_generate_command(void) { return generate_command ? generate_command : default_generate_command; }
-bool diag_generate_command_given(void) { return generate_command != NULL; }
+/* The default names the -C DIR the command was given (quoted when it has a blank): the user runs
+ * it from where they ran this one. */
+const char *diag_generate_command(void)
+{
+    if (generate_command) return generate_command;
+    if (!file_prefix) return default_generate_command;
+    if (!generate_in_dir) {
+        const char *quote = strpbrk(file_prefix, " \t") ? "\"" : "";
+        generate_in_dir = xasprintf("%s -C %s%s%s", default_generate_command, quote, file_prefix, quote);
+    }
+    return generate_in_dir;
+}
 
 static void format_with_file(buf *out, diag_level level, src_loc loc, const char *file, const char *message)
 {

@@ -58,13 +58,12 @@ void diag_set_style(diag_style style);
 /* Relative file names in diagnostics are shown below `dir` (the -C directory); NULL: as they are. */
 void diag_set_file_prefix(const char *dir);
 /* The command messages tell the user to run for `generate` (record new entries, rewrite stale
- * files): "threadlink-gen generate", or the one a build integration gives (--generate-command:
+ * files): "threadlink-gen generate" (with the -C DIR of diag_set_file_prefix), or the one a build
+ * integration gives (--generate-command:
  * `cmake --build build --target generate`, which a CMake build with threadlink inside it has where
  * it has no threadlink-gen on the PATH). NULL: the default again. */
 void diag_set_generate_command(const char *command);
 const char *diag_generate_command(void);
-/* Whether a build integration gave it: then it names its project itself (no -C DIR to add). */
-bool diag_generate_command_given(void);
 /* GitHub workflow-command text: %, CR and LF escaped; a property value (file=) also ':' and ','. */
 void diag_put_github_text(buf *out, const char *s, bool property);
 bool diag_parse_style(const char *name, diag_style *out);

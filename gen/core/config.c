@@ -4,10 +4,12 @@
 
 #include "base/fsio.h"
 #include "base/json_check.h"
+#include "base/suggest.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <string.h>
+#include <strings.h>
 
 bool config_valid_domain_name(const char *name)
 {
@@ -169,6 +171,30 @@ static void config_paths_fit(json_checker *r, json_t *root, const project_config
     free(gen_dir);
 }
 
+/* The folder beside a missing one whose name is a likely typo of its name (injector for
+ * injectors), or NULL. */
+static char *nearest_sibling_dir(const char *dir)
+{
+    char *parent = path_dirname(dir), *found = NULL;
+    const char *name = path_basename(dir);
+    name_list names = {0};
+    if (fs_list_dir(parent, &names)) {
+        size_t dirs = 0;
+        for (size_t i = 0; i < names.count; i++) {
+            char *p = path_join(parent, names.items[i]);
+            if (fs_kind_follow(p) == FS_DIR) names.items[dirs++] = names.items[i];
+            else free(names.items[i]);
+            free(p);
+        }
+        names.count = dirs;
+        const char *near = suggest_nearest(name, strlen(name), (const char *const *)names.items, names.count);
+        if (near && strcasecmp(near, name) != 0) found = xstrdup(near); /* a case variant has its own note */
+    }
+    name_list_free(&names);
+    free(parent);
+    return found;
+}
+
 static void require_dir(json_checker *r, json_t *root, const char *key, const char *project_root, const char *rel)
 {
     if (!rel || !json_object_get(root, key) || !path_fits(r, key, project_root, rel, NULL)) return;
@@ -177,7 +203,13 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
     if (k == FS_MISSING && errno == ENAMETOOLONG) {
         jc_error(r, key, "%s", fs_path_failure(dir, errno));
     } else if (k == FS_MISSING) {
-        jc_error(r, key, "directory \"%s\" does not exist (create it, or leave the key out)", rel);
+        char *near = nearest_sibling_dir(dir);
+        const char *slash = strrchr(rel, '/');
+        if (near)
+            jc_error(r, key, "directory \"%s\" does not exist: did you mean \"%.*s%s\"? (or create it, or leave the key out)",
+                     rel, slash ? (int)(slash - rel + 1) : 0, rel, near);
+        else jc_error(r, key, "directory \"%s\" does not exist (create it, or leave the key out)", rel);
+        free(near);
         fs_note_case_variant(json_locate(r->file, r->text, r->len, key), dir);
     } else if (k != FS_DIR) {
         jc_error(r, key, "\"%s\" is not a directory", rel);
@@ -190,6 +222,36 @@ static bool config_read(const char *path, project_config *out, bool keep_section
 bool config_load(const char *path, project_config *out) { return config_read(path, out, false); }
 bool config_load_keeping_sections(const char *path, project_config *out) { return config_read(path, out, true); }
 
+/* The folder above the working one that holds `name` (a project config by its default name), as
+ * "..", "../.." and so on up to 8 levels, or NULL: a command run from a project's subfolder. */
+static char *config_above(const char *name)
+{
+    if (strchr(name, '/')) return NULL;
+    buf up = {0};
+    char *found = NULL;
+    for (int level = 1; level <= 8 && !found; level++) {
+        buf_puts(&up, level == 1 ? ".." : "/..");
+        char *candidate = xasprintf("%s/%s", up.data, name);
+        if (fs_kind_of(candidate) == FS_FILE) found = xstrdup(up.data);
+        free(candidate);
+    }
+    buf_free(&up);
+    return found;
+}
+
+static void report_no_config(const char *path)
+{
+    char *above = config_above(path);
+    if (above)
+        diag_error(loc_file(path), "no project config here; the project is in %s (%s/%s): run there, or pass -C %s", above, above,
+                   path, above);
+    else
+        diag_error(
+            loc_file(path),
+            "no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)");
+    free(above);
+}
+
 static bool config_read(const char *path, project_config *out, bool keep_sections)
 {
     static const char *const allowed[] = {
@@ -197,10 +259,7 @@ static bool config_read(const char *path, project_config *out, bool keep_section
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
-        if (fs_kind_of(path) == FS_MISSING && errno == ENOENT)
-            diag_error(
-                loc_file(path),
-                "no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)");
+        if (fs_kind_of(path) == FS_MISSING && errno == ENOENT) report_no_config(path);
         else diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
         buf_free(&text);
         return false;

@@ -76,6 +76,8 @@ typedef diff_class change_kind;
 #define CH_RENAME_RECORDED DIFF_RENAME_RECORDED
 #define CH_UNRECORDED_RENAME DIFF_UNRECORDED_RENAME
 
+/* breaking: fails the check unless approved. Of the rest, a rescope is a warning: compatible (the
+ * old value stays a tombstone), but a live entry's value changed, which a move rarely means to. */
 static const struct {
     const char *id, *label;
     bool breaking;
@@ -124,7 +126,7 @@ typedef struct change {
     uint32_t line, col;
     bool approved;
     bool moved; /* a removal whose unscoped key was added in another scope: a rescope, no rename */
-    char detail[160];
+    char detail[320];
     const char *long_detail; /* a vault change's (in change_list.strings), else NULL */
     const char *name;        /* a vault change's field name, else NULL */
 } change;
@@ -440,7 +442,10 @@ static void find_rescopes(change_list *out, size_t first_removed, size_t first_a
         change *ac = &out->items[first_added + a];
         if (strcmp(ac->new_e->scope, rc->old_e->scope) != 0 && !ac->detail[0]) {
             ac->kind = CH_RESCOPED;
-            snprintf(ac->detail, sizeof ac->detail, "from %.60s, old key %.60s", rc->old_e->scope, rc->old_e->key);
+            snprintf(
+                ac->detail, sizeof ac->detail,
+                "from %.40s, old key %.60s; its value changed: to keep it, restore the base's manifest and write '%.40s <- %.40s.%.40s'",
+                rc->old_e->scope, rc->old_e->key, rc->old_e->name, rc->old_e->scope, rc->old_e->name);
             rc->moved = true;
         }
     }
@@ -506,11 +511,15 @@ static void find_unrecorded_renames(change_list *out, size_t first_removed, size
         bool ordinal = rc->kind == CH_ORDINAL_REMOVED;
         rc->kind = CH_UNRECORDED_RENAME;
         if (strncmp(rc->domain, "Content.", 8) == 0) /* a content profile's assets: their own names */
-            snprintf(rc->detail, sizeof rc->detail, "%.30s added; '%.30s <- %.30s' in .content-renames keeps the id", added->name,
-                     unscoped_key(added), unscoped_key(rc->old_e));
-        else
-            snprintf(rc->detail, sizeof rc->detail, "%.30s added; a rename record keeps the %s: '%.30s <- %.30s'", added->name,
-                     ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
+            snprintf(
+                rc->detail, sizeof rc->detail,
+                "%.30s added; '%.30s <- %.30s' in .content-renames keeps the id (restore the base's manifest, add the line, run generate)",
+                added->name, unscoped_key(added), unscoped_key(rc->old_e));
+        else /* generate recorded the new name as an entry of its own: the base's manifest undoes it */
+            snprintf(
+                rc->detail, sizeof rc->detail,
+                "%.30s added; a rename record keeps the %s: restore the base's manifest, write '%.30s <- %.30s', run generate",
+                added->name, ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
     }
     free(next);
     index_map_free(&by_scope);
@@ -739,6 +748,12 @@ static void describe(const change *c, buf *out)
     if (change_info[c->kind].breaking) buf_puts(out, c->approved ? " [breaking, approved]" : " [breaking]");
 }
 
+static diag_level level_of(const change *c)
+{
+    if (change_info[c->kind].breaking) return c->approved ? DIAG_NOTE : DIAG_ERROR;
+    return c->kind == CH_RESCOPED ? DIAG_WARNING : DIAG_NOTE;
+}
+
 static void put_entry_json(json_t *obj, const char *field, const entry *e)
 {
     if (!e) return;
@@ -757,6 +772,19 @@ typedef struct report_counts {
     size_t breaking, approved, compatible;
 } report_counts;
 
+/* How to approve an intended break, named by the first unapproved one; NULL with none. */
+static char *approval_hint(const change_list *changes)
+{
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        if (!change_info[c->kind].breaking || c->approved) continue;
+        return xasprintf(
+            "an intended break is approved by its key: --allow %s:%s (or that line in the --allow-file); otherwise undo the change",
+            c->domain, c->key ? c->key : "*");
+    }
+    return NULL;
+}
+
 static void report_text(const change_list *changes, report_counts n, FILE *out)
 {
     buf line = {0};
@@ -765,34 +793,66 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
         buf message = {0};
         describe(c, &message);
         line.len = 0;
-        bool br = change_info[c->kind].breaking;
-        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, c->col), message.data);
+        diag_format(&line, level_of(c), loc_at(c->file, c->line, c->col), message.data);
         fprintf(out, "%s\n", line.data);
         buf_free(&message);
     }
     fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", n.breaking, n.approved,
             n.compatible, n.compatible == 1 ? "" : "s");
+    char *hint = approval_hint(changes);
+    if (hint) fprintf(out, "threadlink-gen diff: %s\n", hint);
+    free(hint);
     buf_free(&line);
 }
 
-/* Workflow commands, escaped as the diagnostics are (a path with ',' or ':', a key with '%'). */
-static void report_github(const change_list *changes, FILE *out)
+/* GitHub places an annotation only on a file of the pull request, and OLD is the base's copy (a
+ * temporary folder in CI): a change found on OLD's side (a dropped entry, a removed domain) goes on
+ * NEW's file of the same name where there is one, else on no file; its old place joins the text. */
+static const char *github_place(const diff_options *opt, const change *c, buf *mapped)
 {
-    buf line = {0}, cmd = {0};
+    size_t n = strlen(opt->old_path), m = strlen(opt->new_path);
+    while (n > 1 && opt->old_path[n - 1] == '/') n--;
+    while (m > 1 && opt->new_path[m - 1] == '/') m--;
+    if (!c->file || strncmp(c->file, opt->old_path, n) != 0 || c->file[n] != '/') return c->file;
+    mapped->len = 0;
+    buf_printf(mapped, "%.*s%s", (int)m, opt->new_path, c->file + n);
+    return fs_kind_of(mapped->data) == FS_FILE ? mapped->data : NULL;
+}
+
+/* Workflow commands, escaped as the diagnostics are (a path with ',' or ':', a key with '%'). */
+static void report_github(const diff_options *opt, const change_list *changes, FILE *out)
+{
+    static const char *const command[] = {[DIAG_NOTE] = "notice", [DIAG_WARNING] = "warning", [DIAG_ERROR] = "error"};
+    buf line = {0}, cmd = {0}, mapped = {0};
     for (size_t i = 0; i < changes->count; i++) {
         const change *c = &changes->items[i];
+        const char *file = github_place(opt, c, &mapped);
         line.len = cmd.len = 0;
         describe(c, &line);
-        buf_printf(&cmd, "::%s file=", change_info[c->kind].breaking && !c->approved ? "error" : "notice");
-        diag_put_github_text(&cmd, c->file, true);
-        if (c->line) buf_printf(&cmd, ",line=%u", c->line);
-        if (c->line && c->col) buf_printf(&cmd, ",col=%u", c->col);
+        if (file != c->file && c->line) buf_printf(&line, " (base: %s:%u)", c->file, c->line);
+        else if (file != c->file) buf_printf(&line, " (base: %s)", c->file);
+        buf_printf(&cmd, "::%s", command[level_of(c)]);
+        if (file) {
+            buf_puts(&cmd, " file=");
+            diag_put_github_text(&cmd, file, true);
+        }
+        if (file == c->file && c->line) buf_printf(&cmd, ",line=%u", c->line);
+        if (file == c->file && c->line && c->col) buf_printf(&cmd, ",col=%u", c->col);
         buf_puts(&cmd, "::");
         diag_put_github_text(&cmd, line.data, false);
         fprintf(out, "%s\n", cmd.data);
     }
+    char *hint = approval_hint(changes);
+    if (hint) {
+        cmd.len = 0;
+        buf_puts(&cmd, "::notice::");
+        diag_put_github_text(&cmd, hint, false);
+        fprintf(out, "%s\n", cmd.data);
+    }
+    free(hint);
     buf_free(&line);
     buf_free(&cmd);
+    buf_free(&mapped);
 }
 
 /* A table cell's text: '|' escaped, a line break a space (asset names may hold both). */
@@ -874,7 +934,7 @@ static void report(const diff_options *opt, const change_list *changes, size_t b
     report_counts n = {breaking, approved_count, changes->count - breaking - approved_count};
     switch (opt->format) {
     case DIFF_TEXT: report_text(changes, n, out); break;
-    case DIFF_GITHUB: report_github(changes, out); break;
+    case DIFF_GITHUB: report_github(opt, changes, out); break;
     case DIFF_MARKDOWN: report_markdown(changes, n, out); break;
     case DIFF_JSON: report_json(opt, changes, n, out); break;
     }

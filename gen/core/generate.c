@@ -546,13 +546,13 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
         if (c < 0) {
             diag_error(
                 where[planned[a].index],
-                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written",
+                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
                 planned[a].name);
             ok = false;
         } else if (c > 0 && (b == 0 || strcmp(declared[b].name, declared[b - 1].name) != 0)) {
             diag_error(
                 loc_file(config_path),
-                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written",
+                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
                 declared[b].name);
             ok = false;
         }
@@ -1026,15 +1026,12 @@ static bool report_new_project(gen_run_ctx *c)
         buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
     }
     if (domains) {
-        /* threadlink-gen needs the -C the build gave; a build integration's command knows its project. */
-        char *cd = c->opt->project_dir && !diag_generate_command_given() ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
         void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
         report(
             loc_file(c->p.cfg.path),
-            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run %s%s once to record them in %s/ (then commit it)",
+            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run %s once to record them in %s/ (then commit it; if %s/ was deleted, restore it from version control instead: a rebuilt manifest forgets renamed and removed entries)",
             names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies",
-            diag_generate_command(), cd, c->p.cfg.generated_dir);
-        free(cd);
+            diag_generate_command(), c->p.cfg.generated_dir, c->p.cfg.generated_dir);
         for (size_t i = 0; i < c->count; i++)
             if (reports_new(c, &c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
     }

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset) { return XXH32(key, len, seed_offset); }
 
@@ -385,6 +386,14 @@ static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found
         e->change = CHANGE_REVIVED;
         sum->revived++;
     }
+    /* Written in another case than its member name (Gold as GOLD): the same key, so the same
+     * entry, and its name is kept; say so rather than nothing. */
+    size_t n = dc->name_len;
+    if (e->name && strncmp(e->name, dc->name, n) != 0 && strncasecmp(e->name, dc->name, n) == 0 && e->name[n] == '\0')
+        diag_warning(
+            model_loc(d, dc),
+            "'%.*s' is the entry %s: names compare case-insensitively and its member name is kept; write %s (a new name is a rename: 'NewName <- %s')",
+            (int)n, dc->name, e->name, e->name, e->name);
 }
 
 /* Manifests written before asset keys followed asset names key every asset by its C spelling
@@ -472,9 +481,10 @@ static uint32_t choose_member_name(const domain *d, const manifest *m, identity_
     }
     if (attempt == 0) return hash;
     sum->name_collisions++; /* reported with the name it ended up with */
-    buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name, scope,
-               (int)name->len, name->data, holder ? " ('" : " (reserved name)", (int)holder_len, holder ? holder : "",
-               holder ? "' has the plain name)" : "");
+    src_loc at = model_loc(d, dc);
+    buf_printf(collisions, "  name collision: '%.*s' from %s (%s:%u:%u) is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name,
+               scope, at.file, at.line, at.col, (int)name->len, name->data, holder ? " ('" : " (reserved name)", (int)holder_len,
+               holder ? holder : "", holder ? "' has the plain name)" : "");
     if (d->asset_names) warn_asset_qualified(d, m, di, plain_owner, name);
     return hash;
 }
@@ -876,6 +886,13 @@ static void report_missing_old(assign_ctx *c, const decl_rename *r)
                      e->name, e->value, e->name);
         return;
     }
+    if (!c->m->domain) { /* no manifest: nothing to rename, and the rename line says there was one */
+        rename_error(
+            c, at,
+            "cannot rename '%s': %s has no manifest, so no entry to rename: restore %s.manifest.json from version control (a manifest rebuilt from the injectors forgets renamed and removed entries)",
+            c->spelled.data, c->d->name, c->d->name);
+        return;
+    }
     const char *near = nearest_in_scope(c, r);
     rename_error(c, at, "cannot rename '%s': %s has no entry '%.*s' in %s, live or removed (%s%s%s)", c->spelled.data, c->d->name,
                  (int)r->name_len, r->name, r->scope,
@@ -989,9 +1006,19 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
         model_rename_key(c->d, r, &c->spelled);
         if (manifest_renamed_from(e, c->spelled.data, c->spelled.len)) return take_entry(c->d, c->m, di, found, c->sum), true;
         old_name(c, r, &c->spelled);
-        rename_error(
-            c, rename_at(c, r), "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name",
-            c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "");
+        /* The usual way here: generate recorded the new name as an entry of its own before the rename
+         * line was written (CI's advice after an unrecorded rename); the base's manifest undoes it. */
+        buf undo = {0};
+        if (!e->tombstone)
+            buf_printf(
+                &undo,
+                ", or, if this change added '%s' and it has not shipped, restore %s.manifest.json from the base branch and run generate again",
+                e->name, c->d->name);
+        rename_error(c, rename_at(c, r),
+                     "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name%s",
+                     c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "",
+                     undo.len ? undo.data : "");
+        buf_free(&undo);
         return true;
     }
     if (found != UINT32_MAX) return take_entry(c->d, c->m, di, found, c->sum), true;

@@ -29,6 +29,19 @@
     "threadlink: TL_BUILD_SHARED is defined but TL_SHARED is not (the library exports only with both)"
 #endif
 
+/* The development switches (vault.h's TL_DEVELOPMENT, content.h's TL_CONTENT_LIVE, and the
+   generated headers') are on when defined, whatever the value: defined as 0 (a build system's
+   "TL_DEVELOPMENT=$<CONFIG:Debug>" in a release build) would ship development code (files read at
+   run time), so it is refused. (0 - X - 1) is 1 only where X is defined empty. */
+#if defined(TL_DEVELOPMENT) && (0 - TL_DEVELOPMENT - 1) != 1 && !(TL_DEVELOPMENT + 0)
+#error \
+    "threadlink: TL_DEVELOPMENT is defined as 0, which would switch development code on: leave it undefined to ship (CMake: $<$<CONFIG:Debug>:TL_DEVELOPMENT>)"
+#endif
+#if defined(TL_CONTENT_LIVE) && (0 - TL_CONTENT_LIVE - 1) != 1 && !(TL_CONTENT_LIVE + 0)
+#error \
+    "threadlink: TL_CONTENT_LIVE is defined as 0, which would switch development code on: leave it undefined to ship (CMake: $<$<CONFIG:Debug>:TL_CONTENT_LIVE>)"
+#endif
+
 #ifndef TL_API
 #if defined(TL_STATIC) && (defined(__GNUC__) || defined(__clang__))
 #define TL_API static __attribute__((unused))

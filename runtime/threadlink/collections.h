@@ -1739,13 +1739,25 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
  * sizes are constants. Give T, K and V no implicit padding (see the top of this file).
  * ------------------------------------------------------------------------------------------- */
 
-/* Functions that a wrapper defines but a program may not use: no unused-function warnings. C++17's
- * [[maybe_unused]] where there is one, since clang's -Wused-but-marked-unused reports every call of
- * a function marked __attribute__((unused)) (in the program's own file, where the wrapper expands). */
+/* Functions that a wrapper defines but a program may not use: no unused-function warnings. Not
+ * __attribute__((unused)) where there is another way, since clang's -Wused-but-marked-unused
+ * reports every call of a function so marked (in the program's own file, where the wrapper
+ * expands): C++17's [[maybe_unused]]; in C under clang (which warns of an unused static inline
+ * function of the main file) the wrapper's definitions sit between a push and a pop of
+ * -Wunused-function; elsewhere (gcc warns of none) the attribute. */
 #if defined(__cplusplus) && __cplusplus >= 201703L
 #define TL__INLINE_MAYBE_UNUSED [[maybe_unused]]
+#define TL__INLINE_UNUSED_BEGIN
+#define TL__INLINE_UNUSED_END
+#elif defined(__clang__) && !defined(__cplusplus)
+#define TL__INLINE_MAYBE_UNUSED
+#define TL__INLINE_UNUSED_BEGIN \
+    _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wunused-function\"")
+#define TL__INLINE_UNUSED_END _Pragma("clang diagnostic pop")
 #else
 #define TL__INLINE_MAYBE_UNUSED TL__MEM_UNUSED
+#define TL__INLINE_UNUSED_BEGIN
+#define TL__INLINE_UNUSED_END
 #endif
 #define TL__INLINE_TYPED_FN TL__INLINE_MAYBE_UNUSED static inline
 /* Lookups inline into the caller: with constant sizes, hashing and comparing 4- and 8-byte keys
@@ -1793,6 +1805,7 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     }
 
 #define TL_INLINE_ARRAY_TYPE(name, T) \
+    TL__INLINE_UNUSED_BEGIN \
     TL__INLINE_TYPED_VIEW(name, tl_inline_array_view, TL__CAST(uint32_t, sizeof(T))) \
     TL__INLINE_TYPED_FN uint32_t name##_length(name a) { return a.capacity; } \
     TL__INLINE_TYPED_FN T *name##_at(name a, uint32_t index) { \
@@ -1805,9 +1818,11 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     TL__INLINE_TYPED_FN uint32_t name##_const_length(name##_const a) { return a.capacity; } \
     TL__INLINE_TYPED_FN const T *name##_const_at(name##_const a, uint32_t index) { \
         return name##_at(name##_reading(a), index); \
-    }
+    } \
+    TL__INLINE_UNUSED_END
 
 #define TL_INLINE_LIST_TYPE(name, T) \
+    TL__INLINE_UNUSED_BEGIN \
     TL__INLINE_TYPED_VIEW(name, tl_inline_list_view, TL__CAST(uint32_t, sizeof(T))) \
     TL__INLINE_TYPED_FN uint32_t name##_count(name l) { \
         return tl__list_count(l.mem, l.capacity); \
@@ -1834,9 +1849,11 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     } \
     TL__INLINE_TYPED_FN const T *name##_const_at(name##_const l, uint32_t index) { \
         return name##_at(name##_reading(l), index); \
-    }
+    } \
+    TL__INLINE_UNUSED_END
 
 #define TL_INLINE_QUEUE_TYPE(name, T) \
+    TL__INLINE_UNUSED_BEGIN \
     TL__INLINE_TYPED_VIEW(name, tl_inline_queue_view, TL__CAST(uint32_t, sizeof(T))) \
     TL__INLINE_TYPED_FN uint32_t name##_count(name q) { \
         return q.mem ? tl__inline_count(q.mem, q.capacity) : 0; \
@@ -1865,9 +1882,11 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     } \
     TL__INLINE_TYPED_FN const T *name##_const_at(name##_const q, uint32_t index) { \
         return name##_at(name##_reading(q), index); \
-    }
+    } \
+    TL__INLINE_UNUSED_END
 
 #define TL_INLINE_STACK_TYPE(name, T) \
+    TL__INLINE_UNUSED_BEGIN \
     TL__INLINE_TYPED_VIEW(name, tl_inline_stack_view, TL__CAST(uint32_t, sizeof(T))) \
     TL__INLINE_TYPED_FN uint32_t name##_count(name s) { \
         return tl__list_count(s.mem, s.capacity); \
@@ -1896,9 +1915,11 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     } \
     TL__INLINE_TYPED_FN const T *name##_const_at(name##_const s, uint32_t index) { \
         return name##_at(name##_reading(s), index); \
-    }
+    } \
+    TL__INLINE_UNUSED_END
 
 #define TL_INLINE_HASHSET_TYPE(name, K) \
+    TL__INLINE_UNUSED_BEGIN \
     TL__INLINE_TYPED_VIEW(name, tl_inline_hashset_view, TL__CAST(uint32_t, sizeof(K))) \
     TL__INLINE_TYPED_FN uint32_t name##_count(name s) { \
         return s.mem ? tl__inline_count(s.mem, s.capacity) : 0; \
@@ -1950,9 +1971,11 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     } \
     TL__INLINE_TYPED_FN bool name##_const_next(name##_const s, tl_inline_iter *it, K *element) { \
         return name##_next(name##_reading(s), it, element); \
-    }
+    } \
+    TL__INLINE_UNUSED_END
 
 #define TL_INLINE_DICT_TYPE(name, K, V) \
+    TL__INLINE_UNUSED_BEGIN \
     TL__INLINE_TYPED_VIEW(name, tl_inline_dict_view, TL__CAST(uint32_t, sizeof(K)), \
                           TL__CAST(uint32_t, sizeof(V))) \
     TL__INLINE_TYPED_FN uint32_t name##_count(name d) { \
@@ -2040,6 +2063,7 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
         const bool more = name##_next(name##_reading(d), it, key, value ? &v : TL__NULL); \
         if (value) *value = v; \
         return more; \
-    }
+    } \
+    TL__INLINE_UNUSED_END
 
 #endif /* TL_COLLECTIONS_H */

@@ -81,12 +81,21 @@ static inline void tl__glue_time_discard(void *self, tl_lifecycle *lifecycle) {
 /* Weaves `time` into the lifecycle's native tier: weave it before anything else, and it is
    discarded last, when every subsystem that read the clock is gone. The result of
    tl_lifecycle_weave_native. */
+/* A bridge given no service: an invalid argument, logged through the lifecycle's logger as the
+   lifecycle logs its own (errors.md). */
+static inline tl_lifecycle_result tl__glue_no_service(tl_lifecycle *lifecycle, const char *bridge) {
+    tl_log_item(lifecycle ? &lifecycle->logger : TL__NULL, TL_LOG_LEVEL_ERROR, "Lifecycle",
+                TL_LIFECYCLE_LOG_INVALID_ARGUMENT, "%s: invalid argument", bridge);
+    return TL_LIFECYCLE_INVALID_ARGUMENT;
+}
+
 static inline tl_lifecycle_result tl_glue_weave_time(tl_lifecycle *lifecycle, tl_time *time) {
     /* The time service as a subsystem type, inside the function so that a file which never weaves
        time references none of time.h's functions (each file has its own copy: keep your tl_time's
        address rather than finding it with tl_lifecycle_find). */
     static const tl_lifecycle_subsystem subsystem = { "Time", TL__NULL, TL__NULL, TL__NULL,
                                                       tl__glue_time_discard };
+    if (!time) return tl__glue_no_service(lifecycle, "tl_glue_weave_time");
     return tl_lifecycle_weave_native(lifecycle, &subsystem, time);
 }
 
@@ -188,7 +197,10 @@ static inline void tl__glue_scope_end(void *content, uint64_t handle) {
 }
 
 /* desc.scopes of a level set whose levels each get a scope of kind level under content's root,
-   named "Level <id>", from the start of their load to the end of their unload. */
+   named "Level <id>", from the start of their load to the end of their unload. The level set keeps
+   `content` and uses it at every unload, its own shutdown's included: shut the level set down
+   (tl_levels_shutdown or tl_levels_destroy; tl_lifecycle_discard when it is attached) before
+   tl_content_shutdown, which frees the context. */
 static inline tl_levels_scopes tl_glue_levels_scopes(tl_content *content) {
     tl_levels_scopes hooks;
     memset(&hooks, 0, sizeof hooks);
@@ -215,6 +227,7 @@ static inline void tl__glue_levels_shutdown(void *levels, tl_lifecycle *lifecycl
    subsystems still exist while they go). The result of tl_lifecycle_before_discard. */
 static inline tl_lifecycle_result tl_glue_levels_attach(tl_lifecycle *lifecycle,
                                                         tl_levels *levels) {
+    if (!levels) return tl__glue_no_service(lifecycle, "tl_glue_levels_attach");
     return tl_lifecycle_before_discard(lifecycle, tl__glue_levels_shutdown, levels);
 }
 
@@ -253,8 +266,9 @@ static inline tl_lifecycle_result tl_glue_weave_platform(tl_lifecycle *lifecycle
                                                       "Platform", tl__glue_platform_preload,
                                                       TL__NULL, TL__NULL, tl__glue_platform_discard
     };
-    tl_lifecycle_result result =
-        tl_lifecycle_before_discard(lifecycle, tl__glue_platform_unpin, platform);
+    tl_lifecycle_result result;
+    if (!platform) return tl__glue_no_service(lifecycle, "tl_glue_weave_platform");
+    result = tl_lifecycle_before_discard(lifecycle, tl__glue_platform_unpin, platform);
     if (result != TL_LIFECYCLE_OK) return result;
     result = tl_lifecycle_weave_native(lifecycle, &subsystem, platform);
     if (result != TL_LIFECYCLE_OK) {

@@ -66,6 +66,11 @@
    - A module reports the platform gone with tl_platform_report_lost: the state is FAILED with
      TL_PLATFORM_LOST and the event published at once (from inside the call, so users release
      what they hold); the module is shut down at the next tl_platform_update (or retry).
+   - tl_platform_shutdown (glue.h: at the lifecycle's discard) calls the module's shutdown, drops
+     what it registered and leaves the platform SHUT_DOWN for good: update answers SHUT_DOWN,
+     retry is REFUSED, no event (the game made the call). It is also the way out of a module
+     whose init stays PENDING (a hung SDK): no timeout is imposed, the game decides when to give
+     up, and a woven deployment then goes on.
    - Services, accounts and capabilities answer only while READY.
    - Accounts: a module adds them (signed in) at init, poll or refresh, and sets their state
      when its SDK says so (tl_platform_set_account_state): suspended while the platform's servers
@@ -222,7 +227,8 @@ typedef enum tl_platform_state {
     TL_PLATFORM_STATE_RESOLVING_MODULE = 2,
     TL_PLATFORM_STATE_INITIALIZING = 3,
     TL_PLATFORM_STATE_READY = 4,
-    TL_PLATFORM_STATE_FAILED = 5
+    TL_PLATFORM_STATE_FAILED = 5,
+    TL_PLATFORM_STATE_SHUT_DOWN = 6 /* tl_platform_shutdown: for good */
 } tl_platform_state;
 
 /* --- results ------------------------------------------------------------------------------------ */
@@ -233,7 +239,8 @@ typedef enum tl_platform_state {
     X(UNSUPPORTED, "no platform module for this platform and distribution") \
     X(NOT_READY, "the platform is not ready") \
     X(NOT_FAILED, "only a failed platform can be retried") \
-    X(REFUSED, "refused inside a platform module or listener, or after shutdown") \
+    X(REFUSED, \
+      "refused: inside a platform module or listener, after shutdown, or a simulation in a shipping build") \
     X(INITIALIZATION_FAILED, "the platform module failed to initialize") \
     X(LOST, "the platform was lost") \
     X(NOT_FOUND, "no such achievement") \
@@ -331,7 +338,8 @@ typedef struct tl_platform_desc {
 TL_API tl_platform *tl_platform_create(const tl_platform_desc *desc);
 /* Shuts down (if not yet) and frees; woven into a lifecycle, only after tl_lifecycle_discard. */
 TL_API void tl_platform_destroy(tl_platform *platform);
-/* Calls the module's shutdown and drops its services; the platform does nothing more. */
+/* Calls the module's shutdown and drops its services; the platform is SHUT_DOWN and does nothing
+   more (see STATE MACHINE). */
 TL_API void tl_platform_shutdown(tl_platform *platform);
 /* Starts the first deployment, polls a pending init, tears down a lost platform. */
 TL_API tl_platform_state tl_platform_update(tl_platform *platform);
@@ -640,6 +648,7 @@ const char *tl_platform_state_name(tl_platform_state state) {
     case TL_PLATFORM_STATE_INITIALIZING: return "initializing";
     case TL_PLATFORM_STATE_READY: return "ready";
     case TL_PLATFORM_STATE_FAILED: return "failed";
+    case TL_PLATFORM_STATE_SHUT_DOWN: return "shut down";
     default: return "?";
     }
 }
@@ -1184,8 +1193,12 @@ tl_platform_result tl_platform_refresh_accounts(tl_platform *p) {
 
 /* Development builds: what a module's report or its servers' loss would do. */
 #if TL_PLATFORM_DEVELOPMENT
+static tl_platform_result tl__platform_lost(tl_platform *p, const char *call, int native_error,
+                                            const char *message);
+
 tl_platform_result tl_platform_simulate_loss(tl_platform *p) {
-    return tl_platform_report_lost(p, 0, "simulated platform loss (development build)");
+    return tl__platform_lost(p, "tl_platform_simulate_loss", 0,
+                             "simulated platform loss (development build)");
 }
 
 tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
@@ -1215,13 +1228,14 @@ tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
 }
 #endif
 
-tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, const char *message) {
+/* A loss, reported by a module or simulated (`call` names it in the log). */
+static tl_platform_result tl__platform_lost(tl_platform *p, const char *call, int native_error,
+                                            const char *message) {
     if (!p) {
-        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_report_lost");
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, call);
         return TL_PLATFORM_INVALID_ARGUMENT;
     }
-    if (!tl__platform_ready(p))
-        return tl__platform_refused(p, "tl_platform_report_lost", TL_PLATFORM_NOT_READY);
+    if (!tl__platform_ready(p)) return tl__platform_refused(p, call, TL_PLATFORM_NOT_READY);
     p->result = tl__platform_note(p, TL_PLATFORM_LOST, native_error,
                                   message ? message : "the platform went away");
     p->teardown_due = true;
@@ -1231,6 +1245,10 @@ tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, con
                      tl_platform_distribution_name(p->distribution), p->message, p->native_error);
     tl__platform_publish(p);
     return TL_PLATFORM_OK;
+}
+
+tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, const char *message) {
+    return tl__platform_lost(p, "tl_platform_report_lost", native_error, message);
 }
 
 /* --- registry and lifetime ---------------------------------------------------------------------- */
@@ -1376,7 +1394,7 @@ void tl_platform_shutdown(tl_platform *p) {
     tl__platform_call_shutdown(p);
     tl__platform_clear(p);
     p->teardown_due = false;
-    p->state = TL_PLATFORM_STATE_UNINITIALIZED;
+    p->state = TL_PLATFORM_STATE_SHUT_DOWN;
     p->shut = true;
 }
 

@@ -3,7 +3,11 @@
    Nothing is mocked: the clips are WAV bytes made here and decoded by SDL_mixer, the module is
    updated from the mixer's own clock (the frames SDL_mixer has mixed, counted by a post-mix
    hook), and each test reads the file back and measures it per window of 100 ms: the RMS, and
-   the amplitude of one frequency (Goertzel) where voices of several frequencies mix. */
+   the amplitude of one frequency (Goertzel) where voices of several frequencies mix.
+   The test holds the mixer (the audio device's lock) except while it waits for the next chunk:
+   a change and the frame count it is measured from are made with no chunk mixed in between, and
+   a main thread descheduled on a loaded machine stops the mixer with it, so the output's timing
+   does not depend on the machine's load. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,6 +43,7 @@ typedef struct s_world {
     tl_levels *levels;
     SDL_atomic_t mixed; /* frames mixed so far, from the post-mix hook */
     int last;           /* the frame count the module was last updated at */
+    SDL_AudioDeviceID held; /* the audio device the test has locked, or 0 */
     unsigned char wav[sizeof s_clips / sizeof s_clips[0]][RATE * 2 + 64];
     size_t wav_size[sizeof s_clips / sizeof s_clips[0]];
     int16_t *out; /* the file, read back */
@@ -87,6 +92,22 @@ static void s_postmix(void *udata, Uint8 *stream, int len) {
     SDL_AtomicAdd(&((s_world *)udata)->mixed, len / 4);
 }
 
+/* Holds the mixer: SDL runs the mixing callback under the device's lock. SDL_mixer does not say
+   which device it opened (not SDL_LockAudio's legacy device 1): the one playing. */
+static void s_hold(s_world *w) {
+    SDL_AudioDeviceID id;
+    if (w->held) return;
+    for (id = 2; id < 64 && SDL_GetAudioDeviceStatus(id) != SDL_AUDIO_PLAYING; id++) {}
+    assert_true(id < 64);
+    SDL_LockAudioDevice(id);
+    w->held = id;
+}
+/* Lets the mixer run (before the device closes: closing waits for the mixing thread). */
+static void s_release(s_world *w) {
+    if (!w->held) return;
+    SDL_UnlockAudioDevice(w->held);
+    w->held = 0;
+}
 static int setup(void **state) {
     s_world *w = (s_world *)calloc(1, sizeof *w);
     size_t i;
@@ -116,6 +137,7 @@ static int teardown(void **state) {
     if (w->levels) tl_levels_destroy(w->levels);
     tl_audio_destroy(w->audio);
     if (w->reg.slots) tl_events_discard(&w->reg);
+    s_release(w);
     Mix_CloseAudio();
     SDL_Quit();
     remove(w->path);
@@ -127,18 +149,24 @@ static int teardown(void **state) {
 static void s_create(s_world *w) {
     w->audio = tl_audio_create(&w->desc);
     assert_non_null(w->audio);
+    s_hold(w);
 }
-/* Runs the module on the mixer's clock until `seconds` of audio more have been mixed. */
+static void s_update(s_world *w, int now) {
+    if (w->levels) tl_levels_update(w->levels, (double)(now - w->last) / RATE);
+    tl_audio_update(w->audio, (double)(now - w->last) / RATE);
+    w->last = now;
+}
+/* Runs the module on the mixer's clock until `seconds` of audio more have been mixed: the changes
+   made since the last update are handed to the mixer first, so they are heard from s_now on; the
+   mixer then runs a chunk or so at a time, the module updated after each. */
 static void s_run(s_world *w, double seconds) {
     int until = w->last + (int)(seconds * RATE);
+    s_update(w, w->last);
     while (w->last < until) {
-        int now = SDL_AtomicGet(&w->mixed);
-        if (now > w->last) {
-            if (w->levels) tl_levels_update(w->levels, (double)(now - w->last) / RATE);
-            tl_audio_update(w->audio, (double)(now - w->last) / RATE);
-            w->last = now;
-        }
-        SDL_Delay(2);
+        s_release(w);
+        while (SDL_AtomicGet(&w->mixed) == w->last) SDL_Delay(1);
+        s_hold(w);
+        s_update(w, SDL_AtomicGet(&w->mixed));
     }
 }
 static int s_now(const s_world *w) { return w->last; }
@@ -148,6 +176,7 @@ static void s_finish(s_world *w) {
     long size;
     tl_audio_destroy(w->audio);
     w->audio = NULL;
+    s_release(w);
     Mix_CloseAudio();
     f = fopen(w->path, "rb");
     assert_non_null(f);
@@ -191,8 +220,9 @@ static double s_tone(const s_world *w, int frame, int hz) {
     return 2 * sqrt(power) / WINDOW / (0.5 * 32767.0);
 }
 static int s_at(int frame, double seconds) { return frame + (int)(seconds * RATE); }
-/* Latency allowed between a change and the output: the mix buffer being filled when it was made
-   (512 frames, 23 ms), one more, and a late update of the main thread on a loaded machine. */
+/* Margin after a change before a window measures its result: a change is heard from s_now on
+   (the mixer is held), but the module is updated once per chunk mixed (512 frames, 23 ms), so a
+   fade's last step may land a chunk or two after its time. */
 #define LATE 0.12
 
 /* A fade reaches its target within the documented time: volume / fade_speed = 0.5 s. */
@@ -452,6 +482,7 @@ static void test_audio_sdl_a_closed_device_is_refused_and_said_once(void **state
     s_run(w, 0.3);
     SDL_LogSetOutputFunction(s_sdl_log_output, NULL);
     s_sdl_log_lines = 0;
+    s_release(w);
     Mix_CloseAudio();
     for (i = 0; i < 10; i++) {
         (void)tl_audio_play(w->audio, CLICK, TL_FP_ONE);
@@ -475,11 +506,13 @@ static void test_audio_sdl_a_reopened_device_plays_on(void **state) {
     s_create(w);
     assert_int_equal(tl_audio_transition_to_scenario(w->audio, &meadow), TL_AUDIO_OK);
     s_run(w, 0.8); /* faded in */
+    s_release(w);
     Mix_CloseAudio();
     for (i = 0; i < 5; i++) tl_audio_update(w->audio, 0.02); /* the game plays on meanwhile */
     assert_int_equal(Mix_OpenAudio(RATE, AUDIO_S16LSB, 2, 512), 0);
     SDL_AtomicSet(&w->mixed, 0); /* the disk driver starts its file again */
     w->last = 0;
+    s_hold(w);
     s_run(w, 0.3);
     t0 = s_now(w);
     s_run(w, 0.3);

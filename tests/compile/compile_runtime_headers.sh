@@ -85,7 +85,7 @@ fi
 # and -O2 on all.c and the live files), so its runs stop after it (-fsyntax-only).
 # C++: that file, whose macros must be clean under -Wold-style-cast, -Wzero-as-null-pointer-constant,
 # -Wuseless-cast and clang++ -Weverything (the headers' own function bodies are silenced there;
-# see usage.c).
+# see usage.c); C too under clang -Weverything, the runtime as a system header.
 c_strict="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-qual -Wcast-align
   -Wundef -Wdouble-promotion -Wstrict-prototypes -Wmissing-prototypes -Wmissing-declarations
   -Wredundant-decls -Wswitch-enum -Wswitch-default -Wfloat-equal -Wformat=2 -Wnull-dereference -Wvla
@@ -306,8 +306,31 @@ USAGE
 cp "$work/usage.c" "$work/usage.cpp"
 strict gcc c11 "$gcc_strict -O2" "$work/usage.c" -c
 strict clang c11 "$clang_strict" "$work/usage.c"
+# clang -Weverything in C, the runtime included as a system header (runtime.md): the macros'
+# expansions in the program's file stay clean (-Wused-but-marked-unused was one a wrapper call).
+strict clang c11 "-Weverything -Wno-padded -Wno-declaration-after-statement -Werror -isystem $runtime" "$work/usage.c"
 strict g++ c++17 "$gxx_strict -O2" "$work/usage.cpp" -c
 strict clang++ c++17 "$clangxx_strict" "$work/usage.cpp"
+
+# The development switches are defined or not: defined as 0 (a build system's
+# "TL_DEVELOPMENT=$<CONFIG:Debug>" in a release build) would switch development code on in a
+# shipped game, so it is refused with its reason; defined empty or as 1 is on.
+switch_case() { # header switch value expect(ok|refused)
+  count=$((count + 1))
+  { [ -n "$3" ] && echo "#define $2 $3"; [ -z "$3" ] && echo "#define $2"
+    echo "#include <threadlink/$1>"; echo 'int tl_compile_test_anchor(void);'
+    echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$work/switch.c"
+  if gcc -std=c11 $flags -c "$work/switch.c" -o "$work/switch.o" 2>"$work/err"; then got=ok; else got=refused; fi
+  if [ "$got" != "$4" ] || { [ "$4" = refused ] && ! grep -q "$2 is defined as 0" "$work/err"; }; then
+    echo "FAIL: $1 with $2 defined as '$3': $got, expected $4"; cat "$work/err"; failed=$((failed + 1))
+  fi
+}
+for sw in "vault.h TL_DEVELOPMENT" "content.h TL_CONTENT_LIVE"; do
+  set -- $sw
+  switch_case "$1" "$2" 0 refused
+  switch_case "$1" "$2" "" ok
+  switch_case "$1" "$2" 1 ok
+done
 
 echo "$count compilations, $failed failed"
 [ "$count" -gt 0 ] && [ "$failed" = 0 ]

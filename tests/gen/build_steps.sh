@@ -74,8 +74,8 @@ expect 0 "$gen" headers -C p -o gen --quiet --expect-outputs 'content_game_catal
 echo Gamma >> p/injectors/Game.Ids.User.txt
 tree gen > before
 expect 1 "$gen" headers -C p -o gen --expect-outputs 'ids.h;old.h;content_game.h;content_game_catalog.h'
-expect_err "p/threadlink.json:2:59: error: extra output sub/more.h: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written"
-expect_err "p/threadlink.json: error: missing output old.h: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written"
+expect_err "p/threadlink.json:2:59: error: extra output sub/more.h: written, but the build does not declare it (--expect-outputs): add it to the build's outputs (the projects init writes: \`headers\` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written"
+expect_err "p/threadlink.json: error: missing output old.h: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs (the projects init writes: \`headers\` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written"
 [ "$(grep -c error: err)" = 2 ] || { echo "FAIL: other errors than the two differences"; cat err; failed=$((failed + 1)); }
 tree gen > after
 cmp -s before after || { echo "FAIL: a failed --expect-outputs run changed the outputs"; failed=$((failed + 1)); }
@@ -110,8 +110,8 @@ mkdir -p fresh/injectors && echo Alpha > fresh/injectors/Game.Ids.User.txt && ec
 echo alpha > fresh/injectors/Game.Ids.Mod.txt # named Mod_alpha: said in a note
 cp p/threadlink.json fresh/ && mkdir -p fresh/assets/Sprites && echo hero > fresh/assets/Sprites/hero.txt
 expect 0 "$gen" headers -C fresh -o fresh-out --quiet
-expect_err "fresh/threadlink.json: warning: a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 4 entries without recording them; run threadlink-gen generate -C fresh once to record them in generated/ (then commit it)"
-expect_err "Game.Ids.manifest.json: note: name collision: 'alpha' from Mod is named 'Mod_alpha' ('Alpha' has the plain name)"
+expect_err "fresh/threadlink.json: warning: a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 4 entries without recording them; run threadlink-gen generate -C fresh once to record them in generated/ (then commit it; if generated/ was deleted, restore it from version control instead: a rebuilt manifest forgets renamed and removed entries)"
+expect_err "Game.Ids.manifest.json: note: name collision: 'alpha' from Mod (injectors/Game.Ids.Mod.txt:1:1) is named 'Mod_alpha' ('Alpha' has the plain name)"
 [ "$(grep -c warning: err)" = 1 ] || { echo "FAIL: more than one warning for a new project"; cat err; failed=$((failed + 1)); }
 expect 1 "$gen" headers -C fresh -o fresh-out --quiet --strict
 expect_err "fresh/threadlink.json: error: a new project:"
@@ -131,7 +131,7 @@ echo slime > p/assets/Sprites/slime.txt
 echo Omicron >> p/injectors/Game.Ids.User.txt # not pack's to say: the headers step says it, once
 tree p > before
 expect 0 "$gen" pack --build-step -C p --output "$work/step" --quiet --no-progress --depfile pack.d --stamp pack.stamp
-expect_err "p/generated/Content.Game.manifest.json: warning: 1 new entry of Content.Game not recorded in the manifest: run threadlink-gen generate to record 1 new entry"
+expect_err "p/generated/Content.Game.manifest.json: warning: 1 new entry of Content.Game not recorded in the manifest: run threadlink-gen generate -C p to record 1 new entry"
 ! grep -q "of Game.Ids not recorded" "$work/err" || { echo "FAIL: pack --build-step warns about a domain it does not pack"; cat "$work/err"; failed=$((failed + 1)); }
 tree p > after
 cmp -s before after || { echo "FAIL: pack --build-step wrote into the project"; diff before after; failed=$((failed + 1)); }
@@ -233,13 +233,23 @@ mkdir -p cmd/injectors
 printf '{ "domains": [ { "name": "Game.Ids", "output": "ids.h" } ] }\n' > cmd/threadlink.json
 echo Alpha > cmd/injectors/Game.Ids.User.txt
 expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"
-expect_err "cmd/threadlink.json: warning: a new project: Game.Ids has no manifest yet, so this build numbers its 1 entry without recording them; run $run_cmd once to record them in generated/ (then commit it)"
+expect_err "cmd/threadlink.json: warning: a new project: Game.Ids has no manifest yet, so this build numbers its 1 entry without recording them; run $run_cmd once to record them in generated/ (then commit it; if generated/ was deleted, restore it from version control instead: a rebuilt manifest forgets renamed and removed entries)"
 expect 0 "$gen" generate -C cmd --quiet
 echo Beta >> cmd/injectors/Game.Ids.User.txt
 expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"
 expect_err "1 new entry of Game.Ids not recorded in the manifest: run $run_cmd to record 1 new entry"
 expect 1 "$gen" check -C cmd --generate-command "$run_cmd"
 grep -qF "generated files are out of date: run $run_cmd" out || { echo "FAIL: check names another command"; cat out; failed=$((failed + 1)); }
+# Without it, every message names threadlink-gen generate with the -C DIR given (quoted with a blank).
+expect 0 "$gen" headers -C cmd -o "$work/cmd-out2" --quiet
+expect_err "1 new entry of Game.Ids not recorded in the manifest: run threadlink-gen generate -C cmd to record 1 new entry"
+expect 1 "$gen" check -C cmd
+grep -qF "generated files are out of date: run threadlink-gen generate -C cmd" out "$work/err" ||
+  { echo "FAIL: check's hint lacks the -C DIR"; cat out "$work/err"; failed=$((failed + 1)); }
+cp -r cmd 'cmd blank'
+expect 1 "$gen" check -C 'cmd blank'
+grep -qF 'generated files are out of date: run threadlink-gen generate -C "cmd blank"' out "$work/err" ||
+  { echo "FAIL: check's hint does not quote a -C DIR with a blank"; cat out "$work/err"; failed=$((failed + 1)); }
 sed -i '/Epsilon/d' two/injectors/Game.Ids.User.txt
 sed -i 's/msgstr "Jeu"/msgstr "Le jeu"/' two/text/fr.po
 expect 0 "$gen" headers -C two -o "$work/two-headers" --quiet --generate-command "$run_cmd"

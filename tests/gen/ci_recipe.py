@@ -103,7 +103,7 @@ def main():
         pull_request(work, gen, "rename-unrecorded", "Coin\nElixir\n")
         rc, out = run_recipe(work, script, gen)
         failed += expect("an unrecorded rename fails", rc, out, 1,
-                         "a rename record keeps the value: 'Elixir <- Potion') [breaking]")
+                         "a rename record keeps the value: restore the base's manifest, write 'Elixir <- Potion', run generate) [breaking]")
         pull_request(work, gen, "rename-approved", "Coin\nElixir\n", "# Potion is gone for good (review #12)\nuser.potion\n")
         rc, out = run_recipe(work, script, gen)
         failed += expect("an approved break passes", rc, out, 0, "[breaking, approved]")

@@ -126,6 +126,11 @@ expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
 mkdir "$work/empty"
 expect 1 "$gen" generate -C "$work/empty"
 expect_err "threadlink.json: error: no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)"
+# From a project's subfolder: the project above is named.
+mkdir -p "$work/above/injectors/deeper"
+echo '{"domains": []}' > "$work/above/threadlink.json"
+(cd "$work/above/injectors/deeper" && "$gen" generate) >"$work/out" 2>"$work/err"
+expect_err "threadlink.json: error: no project config here; the project is in ../.. (../../threadlink.json): run there, or pass -C ../.."
 
 # init: a project per build system, generated once (its manifests written, check clean); a folder
 # that is not empty, or a file, is refused and left as it was; usage errors.
@@ -139,6 +144,12 @@ for build in meson cmake make; do
     grep -qxF "$f" "$work/files" || { echo "FAIL: init --build $build wrote no $f"; failed=$((failed + 1)); }
   done
   case $build in meson) own=./meson.build ;; cmake) own=./CMakeLists.txt ;; make) own=./Makefile ;; esac
+  # Meson's checkout of a threadlink.wrap is not the project's source: git add -A leaves it out.
+  if [ "$build" = meson ] && command -v git >/dev/null 2>&1; then
+    (cd "$work/new-$build/My Game!" && git init -q . && mkdir -p subprojects/threadlink && touch subprojects/threadlink/x &&
+     git check-ignore -q subprojects/threadlink/x) || { echo "FAIL: init's .gitignore does not ignore subprojects/threadlink/"; failed=$((failed + 1)); }
+    rm -rf "$work/new-$build/My Game!/.git" "$work/new-$build/My Game!/subprojects"
+  fi
   [ "$(grep -c -e '^./meson.build$' -e '^./CMakeLists.txt$' -e '^./Makefile$' "$work/files")" = 1 ] && grep -qxF "$own" "$work/files" ||
     { echo "FAIL: init --build $build wrote the build files:"; grep -e meson.build -e CMake -e Makefile "$work/files"; failed=$((failed + 1)); }
   grep -q 'MyGame' "$work/new-$build/My Game!/$own" && ! grep -q '@NAME@' "$work/new-$build/My Game!/$own" "$work/new-$build/My Game!/main.c" ||

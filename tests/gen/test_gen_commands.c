@@ -202,7 +202,7 @@ static void test_commands_headers_strict_refuses_unrecorded(void **state)
     assert_int_equal(gen_run(&opt, NULL), 1);
     assert_string_equal(f->diags.data,
         "generated/Test.Ids.manifest.json: error: 3 new entries of Test.Ids not recorded in the manifest: run threadlink-gen generate to record 3 new entries\n"
-        "generated/Test.Ids.manifest.json: note: name collision: 'alpha' from Mod is named 'Mod_alpha' ('Alpha' has the plain name)\n");
+        "generated/Test.Ids.manifest.json: note: name collision: 'alpha' from Mod (injectors/Test.Ids.Mod.txt:1:1) is named 'Mod_alpha' ('Alpha' has the plain name)\n");
     fx_remove("injectors/Test.Ids.Mod.txt");
     /* A removal or a changed signature is as unrecorded as an addition: diff compares manifests. */
     fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Ev\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");

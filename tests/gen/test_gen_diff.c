@@ -116,7 +116,8 @@ static void test_diff_breaking_changes(void **state)
         "old/Ids.manifest.json:8: error: Ids: Gamma (user.gamma) tombstone dropped [breaking]\n"
         "new/Kind.manifest.json: error: Kind: kind changed (from identity to ordinal) [breaking]\n"
         "old/Gone.manifest.json: error: Gone: domain removed [breaking]\n"
-        "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n");
+        "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n"
+        "threadlink-gen diff: an intended break is approved by its key: --allow Ev:user.onstart (or that line in the --allow-file); otherwise undo the change\n");
     free(out);
     /* The same pair in the github and markdown formats, exactly: tests/gen/golden/diff-breaking-*. */
     assert_int_equal(run_diff("old", "new", DIFF_JSON, NULL, NULL, &out), 1);
@@ -151,7 +152,8 @@ static void test_diff_signature_changed(void **state)
     assert_string_equal(out,
         "new/Ev.manifest.json:6: error: Ev: OnHit (user.onhit) signature changed (from (int) to (int, float)) [breaking]\n"
         "new/Ev.manifest.json:8: error: Ev: OnOld (user.onold) ordinal removed [breaking]\n"
-        "threadlink-gen diff: 2 breaking, 0 approved, 0 compatible changes\n");
+        "threadlink-gen diff: 2 breaking, 0 approved, 0 compatible changes\n"
+        "threadlink-gen diff: an intended break is approved by its key: --allow Ev:user.onhit (or that line in the --allow-file); otherwise undo the change\n");
     free(out);
     assert_int_equal(run_diff("old", "new", DIFF_JSON, "Ev:*", NULL, &out), 0);
     json_error_t err;
@@ -196,13 +198,14 @@ static void test_diff_renames(void **state)
     char *out = NULL;
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 1);
     assert_string_equal(out,
-        "new/Ev.manifest.json:6: error: Ev: OnHit (user.onhit) removed while another entry was added in its scope (an unrecorded rename?) (OnStrike added; a rename record keeps the index: 'OnStrike <- OnHit') [breaking]\n"
+        "new/Ev.manifest.json:6: error: Ev: OnHit (user.onhit) removed while another entry was added in its scope (an unrecorded rename?) (OnStrike added; a rename record keeps the index: restore the base's manifest, write 'OnStrike <- OnHit', run generate) [breaking]\n"
         "new/Ev.manifest.json:7: note: Ev: OnStrike (user.onstrike) added\n"
         "new/Ids.manifest.json:7: note: Ids: Elixir (user.elixir) renamed (recorded: value kept) (from Potion, key user.potion)\n"
         "new/Ids.manifest.json:8: note: Ids: Gamma (user.gamma) renamed (recorded: value kept) (from Gamma, key mod.gamma)\n"
-        "new/Ids.manifest.json:9: error: Ids: Beta (user.beta) removed while another entry was added in its scope (an unrecorded rename?) (Betta added; a rename record keeps the value: 'Betta <- Beta') [breaking]\n"
+        "new/Ids.manifest.json:9: error: Ids: Beta (user.beta) removed while another entry was added in its scope (an unrecorded rename?) (Betta added; a rename record keeps the value: restore the base's manifest, write 'Betta <- Beta', run generate) [breaking]\n"
         "new/Ids.manifest.json:10: note: Ids: Betta (user.betta) added\n"
-        "threadlink-gen diff: 2 breaking, 0 approved, 4 compatible changes\n");
+        "threadlink-gen diff: 2 breaking, 0 approved, 4 compatible changes\n"
+        "threadlink-gen diff: an intended break is approved by its key: --allow Ev:user.onhit (or that line in the --allow-file); otherwise undo the change\n");
     free(out);
     /* Approved by the old key; a removal whose scope gained nothing stays a plain tombstone. */
     assert_int_equal(run_diff("old", "new", DIFF_JSON, "user.beta", NULL, &out), 1);
@@ -219,6 +222,24 @@ static void test_diff_renames(void **state)
     json_decref(j);
     free(out);
     free(alpha), free(potion), free(gamma), free(beta), free(beta_tomb), free(betta), free(elixir), free(gamma_moved);
+}
+
+/* A content profile's asset renamed without a .content-renames line: its record names that file. */
+static void test_diff_content_unrecorded_rename_names_its_file(void **state)
+{
+    (void)state;
+    char *hero = entry_line("ui.hero", "Hero", 0, false, false, 0);
+    char *hero_tomb = entry_line("ui.hero", "Hero", 0, true, false, 0);
+    char *heroine = entry_line("ui.heroine", "Heroine", 0, false, false, 0);
+    const char *old_lines[] = {hero};
+    const char *new_lines[] = {hero_tomb, heroine};
+    write_manifest("old/Content.Main.manifest.json", "Content.Main", "identity", old_lines, 1);
+    write_manifest("new/Content.Main.manifest.json", "Content.Main", "identity", new_lines, 2);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 1);
+    assert_non_null(strstr(out, "(Heroine added; 'heroine <- hero' in .content-renames keeps the id (restore the base's manifest, add the line, run generate)) [breaking]\n"));
+    free(out);
+    free(hero), free(hero_tomb), free(heroine);
 }
 
 /* An entry moved to another injector while another was added where it was: a rescope
@@ -239,9 +260,17 @@ static void test_diff_rescope_is_not_a_rename(void **state)
     char *out = NULL;
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 0);
     assert_null(strstr(out, "unrecorded rename"));
-    assert_non_null(strstr(out, "new/Ids.manifest.json:9: note: Ids: Extra_Sky (extra.sky) rescoped (from User, old key user.sky)\n"));
+    /* Compatible, but a live entry's value changed: a warning a reviewer sees, with the line that
+     * would have kept the value. */
+    assert_non_null(strstr(out, "new/Ids.manifest.json:9: warning: Ids: Extra_Sky (extra.sky) rescoped (from User, old key user.sky; "
+                                "its value changed: to keep it, restore the base's manifest and write 'Sky <- User.Sky')\n"));
     assert_non_null(strstr(out, "new/Ids.manifest.json:8: note: Ids: Grotto (user.grotto) added\n"));
     assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 0 approved, 3 compatible changes\n"));
+    free(out);
+    out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_GITHUB, NULL, NULL, &out), 0);
+    assert_non_null(strstr(out, "::warning file=new/Ids.manifest.json,line=9::Ids: Extra_Sky (extra.sky) rescoped"));
+    assert_non_null(strstr(out, "::notice file=new/Ids.manifest.json,line=8::Ids: Grotto"));
     free(out);
     free(meadow), free(sky), free(sky_tomb), free(grotto), free(moved);
 }
@@ -397,6 +426,7 @@ int main(void)
         T(test_diff_breaking_changes),
         T(test_diff_signature_changed),
         T(test_diff_renames),
+        T(test_diff_content_unrecorded_rename_names_its_file),
         T(test_diff_approvals),
         T(test_diff_vault_manifest_files),
         T(test_diff_reports_escape_what_they_print),

@@ -61,7 +61,7 @@ static void test_errors_config_names_a_missing_directory(void **state)
              "  \"domains\": [{ \"name\": \"Test.Ids\", \"output\": \"test_ids.h\" }]\n"
              "}\n");
     fx_expect_failure(f, snap,
-        "threadlink.json:2:3: error: injector_dir: directory \"injector\" does not exist (create it, or leave the key out)\n"
+        "threadlink.json:2:3: error: injector_dir: directory \"injector\" does not exist: did you mean \"injectors\"? (or create it, or leave the key out)\n"
         "threadlink.json:3:3: error: definitions_dir: directory \"definition\" does not exist (create it, or leave the key out)\n");
     /* Spelt in another case: fine on macOS and Windows, refused here (and in CI), so say so. */
     f->diags.len = 0;

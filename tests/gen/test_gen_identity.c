@@ -245,7 +245,7 @@ static void test_identity_name_collision_qualifies_newcomer(void **state)
     assert_int_equal(fx_generate(f), 0);
     assert_entry("audio.splash", "\"name\": \"Splash\", \"scope\": \"Audio\", \"value\": 2200116984, \"seed_offset\": 0, \"tombstone\": false}");
     assert_entry("user.splash", "\"name\": \"User_splash\", \"scope\": \"User\", \"value\": 3856924792, \"seed_offset\": 0, \"tombstone\": false}");
-    assert_non_null(strstr(f->summary.data, "  name collision: 'splash' from User is named 'User_splash' ('Splash' has the plain name)\n"));
+    assert_non_null(strstr(f->summary.data, "  name collision: 'splash' from User (injectors/Test.Ids.User.txt:1:1) is named 'User_splash' ('Splash' has the plain name)\n"));
     /* In one fresh pass, the project's entries come first and win the plain name. */
     fx_remove("generated/Test.Ids.manifest.json");
     fx_remove("generated/test_ids.h");
@@ -501,6 +501,33 @@ static void expect_refused(fixture *f, const char *user, const char *diagnostics
     fx_expect_failure(f, fx_snapshot("generated"), diagnostics);
 }
 
+/* A rename line in a domain without a manifest (generated/ deleted): the manifest is what is
+ * missing, and restoring it is the way back; nothing is written. */
+static void test_identity_rename_without_a_manifest_says_restore_it(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir <- Potion\n");
+    assert_int_equal(system("rm -rf generated"), 0);
+    f->diags.len = 0;
+    fx_expect_failure(f, fx_snapshot_all(),
+                      "injectors/Test.Ids.User.txt:2:11: error: cannot rename 'Potion': Test.Ids has no manifest, so no entry to rename: restore "
+                      "Test.Ids.manifest.json from version control (a manifest rebuilt from the injectors forgets renamed and removed entries)\n");
+}
+
+/* A name written in another case than its member name is the same entry, and keeps its name:
+ * said, with the line, and nothing else changes. */
+static void test_identity_case_only_change_is_said(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nPOTION\n");
+    f->diags.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_non_null(strstr(f->diags.data, "injectors/Test.Ids.User.txt:2:1: warning: 'POTION' is the entry Potion: names compare "
+                                          "case-insensitively and its member name is kept; write Potion"));
+}
+
 static void test_identity_rename_refusals(void **state)
 {
     fixture *f = *state;
@@ -508,7 +535,8 @@ static void test_identity_rename_refusals(void **state)
     expect_refused(f, "Alpha\nPotion\nZeta <- Nope\n",
                    "injectors/Test.Ids.User.txt:3:9: error: cannot rename 'Nope': Test.Ids has no entry 'Nope' in User, live or removed (an entry of another injector is written Scope.Name)\n");
     expect_refused(f, "Alpha <- Potion\n",
-                   "injectors/Test.Ids.User.txt:1:1: error: cannot rename 'Potion' to 'Alpha': Test.Ids already has the entry 'Alpha' (value 4185941620); pick another name\n");
+                   "injectors/Test.Ids.User.txt:1:1: error: cannot rename 'Potion' to 'Alpha': Test.Ids already has the entry 'Alpha' (value 4185941620); pick another name, or, "
+                   "if this change added 'Alpha' and it has not shipped, restore Test.Ids.manifest.json from the base branch and run generate again\n");
     expect_refused(f, "Alpha\nPotion\nElixir <- Potion\n",
                    "injectors/Test.Ids.User.txt:3:11: error: cannot rename 'Potion': it is still declared at injectors/Test.Ids.User.txt:2:1 (a rename replaces the old line)\n");
     expect_refused(f, "Alpha\nOmega <- Potion\n",
@@ -533,7 +561,7 @@ static void test_identity_rename_refusals(void **state)
     fx_write("injectors/Test.Ids.Mod.txt", "Omega\nPotion\n");
     f->summary.len = 0;
     assert_int_equal(fx_generate(f), 0);
-    assert_non_null(strstr(f->summary.data, "  name collision: 'Potion' from Mod is named 'Mod_Potion' ('Potion' has the plain name)\n"));
+    assert_non_null(strstr(f->summary.data, "  name collision: 'Potion' from Mod (injectors/Test.Ids.Mod.txt:2:1) is named 'Mod_Potion' ('Potion' has the plain name)\n"));
 }
 
 /* A domain spelled in lowercase shares one prefix between its enumerators and its helpers:
@@ -577,6 +605,8 @@ int main(void)
         T(test_identity_rename_twice_back_and_rescope),
         T(test_identity_rename_of_a_tombstone),
         T(test_identity_rename_refusals),
+        T(test_identity_case_only_change_is_said),
+        T(test_identity_rename_without_a_manifest_says_restore_it),
         T(test_identity_lowercase_domain_reserves_helper_names),
     };
     return cmocka_run_group_tests_name("gen_identity", tests, NULL, NULL);

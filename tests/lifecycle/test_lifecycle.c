@@ -916,6 +916,22 @@ static void test_lifecycle_events_from_a_generated_enum(void **state) {
     tl_events_discard(&reg);
 }
 
+/* glue.h's bridges given no service (a failed tl_levels_create or tl_platform_create passed on
+   unchecked): an invalid argument, logged with the bridge's name, and nothing woven. */
+static void test_lifecycle_glue_bridges_refuse_a_null_service(void **state) {
+    harness *h = (harness *)*state;
+    h->records = 0;
+    assert_int_equal(tl_glue_weave_platform(&h->core, NULL), TL_LIFECYCLE_INVALID_ARGUMENT);
+    assert_string_equal(h->last_line, "Lifecycle: error: tl_glue_weave_platform: invalid argument");
+    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_INVALID_ARGUMENT);
+    assert_int_equal(tl_glue_levels_attach(&h->core, NULL), TL_LIFECYCLE_INVALID_ARGUMENT);
+    assert_string_equal(h->last_line, "Lifecycle: error: tl_glue_levels_attach: invalid argument");
+    assert_int_equal(tl_glue_weave_time(&h->core, NULL), TL_LIFECYCLE_INVALID_ARGUMENT);
+    assert_string_equal(h->last_line, "Lifecycle: error: tl_glue_weave_time: invalid argument");
+    assert_int_equal(h->records, 3);
+    assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_DONE); /* the clock alone */
+}
+
 /* --- the native events file --------------------------------------------------------------------- */
 
 static void test_lifecycle_native_events_file_matches_the_runtime(void **state) {
@@ -1065,6 +1081,7 @@ static void test_lifecycle_weaver_severs_in_reverse_weave_order(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        T(test_lifecycle_glue_bridges_refuse_a_null_service),
         T(test_lifecycle_deploys_in_phases_then_announces),
         T(test_lifecycle_pending_preload_is_polled_once_per_call),
         T(test_lifecycle_failed_preload_stops_deployment),

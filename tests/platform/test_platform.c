@@ -369,6 +369,7 @@ static void test_platform_simulated_loss_runs_the_loss_path(void **state) {
     s->accounts = true;
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_NOT_READY); /* not ready yet */
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_platform_simulate_loss: refused"));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 2);
@@ -391,6 +392,40 @@ static void test_platform_simulated_loss_runs_the_loss_path(void **state) {
     assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_NOT_READY); /* not ready */
     assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
     assert_int_equal(s->inits, 2);
+}
+
+/* A shut-down platform says so: SHUT_DOWN for good, not the UNINITIALIZED of a platform that has
+   not started, whether it was READY or still waiting for a module that never settles (a hung SDK:
+   shutting down is the game's way out). No event: the game made the call. */
+static void test_platform_shutdown_is_a_state_of_its_own(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    void *service = NULL;
+    s->pending = 1000000;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_INITIALIZING);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_INITIALIZING);
+    tl_platform_shutdown(f->p);
+    assert_int_equal(s->shutdowns, 1);
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_SHUT_DOWN);
+    assert_string_equal(tl_platform_state_name(tl_platform_state_of(f->p)), "shut down");
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_SHUT_DOWN);
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_REFUSED);
+    assert_int_equal(f->events, 0);
+    assert_false(tl_platform_service(f->p, TL_PLATFORM_SERVICE_SAVES, &service));
+
+    fx_free(f);
+    f = (fx *)(*state = fx_new());
+    s = fx_module(f, LINUX, LOCAL, "Mock");
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(f->events, 1);
+    tl_platform_shutdown(f->p);
+    assert_int_equal(s->shutdowns, 1);
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_SHUT_DOWN);
+    assert_int_equal(f->events, 1);
+    tl_platform_shutdown(f->p); /* twice: nothing more */
+    assert_int_equal(s->shutdowns, 1);
 }
 
 /* --- the distribution override ------------------------------------------------------------------- */
@@ -750,6 +785,8 @@ static void test_platform_simulations_refused_outside_development_builds(void **
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(f->account_events, 0);
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "development builds only"));
+    /* The result's message, which a game shows, covers this refusal too. */
+    assert_non_null(strstr(tl_platform_result_message(tl_platform_last_result(f->p)), "shipping build"));
 }
 
 /* The command line and the environment are not read at all; code still overrides. */
@@ -795,6 +832,7 @@ int main(void) {
         T(test_platform_services_and_the_primary_accounts),
         T(test_platform_long_account_names_and_ids),
         T(test_platform_retry_only_while_failed),
+        T(test_platform_shutdown_is_a_state_of_its_own),
         T(test_platform_loss_publishes_at_once_and_tears_down_next_update),
         T(test_platform_retry_right_after_a_loss_tears_down_first),
         T(test_platform_listeners_cannot_update_or_retry),

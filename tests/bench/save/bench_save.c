@@ -1,8 +1,10 @@
-/* save.h benchmark: the commit of one save of 4 KiB, 64 KiB and 1 MiB with full durability, beside
- * SQLite (Debian's libsqlite3) storing the same bytes as one blob in one transaction with
- * synchronous=FULL, in WAL mode and with the rollback journal (journal_mode=DELETE); same run,
- * same file system (a folder under /tmp, or the folder given). Prints the median commit time of
- * each, the ratio to save.h, and the syncs each commit costs: save.h's counted in its backend,
+/* save.h benchmark: the commit of one save of 4 KiB, 64 KiB and 1 MiB with full durability and the
+ * next read of it (a game reads back what it saved: on the next load), beside SQLite (Debian's
+ * libsqlite3) storing the same bytes as one blob in one transaction with synchronous=FULL, in WAL
+ * mode and with the rollback journal (journal_mode=DELETE), then selecting it; same run, same
+ * file system (a folder under /tmp, or the folder given). Prints the median time of the whole job
+ * (commit + next read) and of the commit alone for each engine, the ratios to save.h, and the
+ * syncs each commit costs: save.h's counted in its backend,
  * and for every engine fsync + fdatasync calls counted by `strace -f -c` (the benchmark runs
  * itself under strace; without strace that column says so). Never pass/fail on time.
  *   bench_save [DIR]        bench_save --syncs ENGINE BYTES COMMITS DIR   (used under strace) */
@@ -49,7 +51,7 @@ typedef struct engine {
     int kind;
     tl_save_store *store;
     sqlite3 *db;
-    sqlite3_stmt *put;
+    sqlite3_stmt *put, *get;
 } engine;
 
 static void die(const char *what) {
@@ -80,13 +82,15 @@ static void engine_open(engine *e, int kind, const char *dir) {
         : "PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;";
     if (sqlite3_exec(e->db, setup, NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_exec(e->db, "CREATE TABLE IF NOT EXISTS saves(id TEXT PRIMARY KEY, data BLOB)", NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(e->db, "INSERT OR REPLACE INTO saves VALUES('slot-1', ?)", -1, &e->put, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(e->db, "INSERT OR REPLACE INTO saves VALUES('slot-1', ?)", -1, &e->put, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(e->db, "SELECT data FROM saves WHERE id = 'slot-1'", -1, &e->get, NULL) != SQLITE_OK)
         die(sqlite3_errmsg(e->db));
 }
 
 static void engine_close(engine *e) {
     if (e->store) tl_save_store_close(e->store);
     if (e->put) sqlite3_finalize(e->put);
+    if (e->get) sqlite3_finalize(e->get);
     if (e->db) sqlite3_close(e->db);
 }
 
@@ -105,6 +109,21 @@ static void engine_commit(engine *e, const void *bytes, size_t size) {
     if (sqlite3_step(e->put) != SQLITE_DONE) die(sqlite3_errmsg(e->db));
     sqlite3_reset(e->put);
     if (sqlite3_exec(e->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) die(sqlite3_errmsg(e->db));
+}
+
+/* The next read of the save, into the game's own buffer (`out`, `size` bytes), checked whole. */
+static void engine_read(engine *e, unsigned char *out, const unsigned char *expect, size_t size) {
+    size_t n = 0;
+    if (e->kind == ENGINE_SAVE) {
+        tl_save_result r = tl_save_read(e->store, "slot-1", "data", out, size, &n);
+        if (r != TL_SAVE_OK) die(tl_save_result_message(r));
+    } else {
+        if (sqlite3_step(e->get) != SQLITE_ROW) die(sqlite3_errmsg(e->db));
+        n = (size_t)sqlite3_column_bytes(e->get, 0);
+        if (n == size) memcpy(out, sqlite3_column_blob(e->get, 0), n);
+        sqlite3_reset(e->get);
+    }
+    if (n != size || memcmp(out, expect, size) != 0) die("the next read did not give the committed bytes");
 }
 
 static unsigned char *payload(size_t size, unsigned seed) {
@@ -154,13 +173,14 @@ static long strace_syncs(const char *self, int kind, size_t size, int commits, c
 
 /* --- the benchmark ------------------------------------------------------------------------------ */
 
-/* Median commit time of each engine at one size. The engines take turns, one commit each per
-   round, so that a machine whose load changes during the run slows them alike. */
-static void median_commits(const char *dir, size_t size, int runs, double median[ENGINES],
-                           long *our_syncs_per_commit) {
+/* Median time of each engine at one size: of the commit and its next read (whole), and of the
+   commit alone. The engines take turns, one commit and read each per round, so that a machine whose
+   load changes during the run slows them alike. */
+static void median_commits(const char *dir, size_t size, int runs, double whole[ENGINES],
+                           double commit[ENGINES], long *our_syncs_per_commit) {
     engine e[ENGINES];
-    static double t[ENGINES][128];
-    unsigned char *p = payload(size, 7);
+    static double t[ENGINES][128], c[ENGINES][128];
+    unsigned char *p = payload(size, 7), *back = malloc(size);
     long before = 0;
     for (int k = 0; k < ENGINES; k++) {
         engine_open(&e[k], k, dir);
@@ -172,14 +192,20 @@ static void median_commits(const char *dir, size_t size, int runs, double median
             if (k == ENGINE_SAVE) before = our_syncs;
             double start = now();
             engine_commit(&e[k], p, size);
+            double committed = now();
+            engine_read(&e[k], back, p, size);
             t[k][i] = now() - start;
+            c[k][i] = committed - start;
             if (k == ENGINE_SAVE && i == runs - 1) *our_syncs_per_commit = our_syncs - before;
         }
     for (int k = 0; k < ENGINES; k++) {
         engine_close(&e[k]);
         qsort(t[k], (size_t)runs, sizeof t[k][0], cmp);
-        median[k] = t[k][runs / 2];
+        qsort(c[k], (size_t)runs, sizeof c[k][0], cmp);
+        whole[k] = t[k][runs / 2];
+        commit[k] = c[k][runs / 2];
     }
+    free(back);
     free(p);
 }
 
@@ -193,14 +219,14 @@ int main(int argc, char **argv) {
     static const size_t sizes[3] = { 4u << 10, 64u << 10, 1u << 20 };
     static const char *const size_names[3] = { "4 KiB", "64 KiB", "1 MiB" };
     static const int runs[3] = { 61, 61, 31 };
-    printf("commit of one save with full durability, median of %d (4 KiB), %d (64 KiB) and %d (1 MiB) "
-           "commits, engines taking turns, in %s\n", runs[0], runs[1], runs[2], dir);
-    printf("%-10s %-16s %12s %10s %14s %16s\n", "size", "engine", "median ms", "vs save.h",
-           "syncs (ours)", "syncs (strace)");
+    printf("commit of one save with full durability and its next read, median of %d (4 KiB), %d (64 KiB) "
+           "and %d (1 MiB) rounds, engines taking turns, in %s\n", runs[0], runs[1], runs[2], dir);
+    printf("%-10s %-16s %14s %10s %12s %10s %13s %15s\n", "size", "engine", "commit+read ms", "vs save.h",
+           "commit ms", "vs save.h", "syncs (ours)", "syncs (strace)");
     for (int s = 0; s < 3; s++) {
-        double median[ENGINES];
+        double whole[ENGINES], commit[ENGINES];
         long counted = -1;
-        median_commits(dir, sizes[s], runs[s], median, &counted);
+        median_commits(dir, sizes[s], runs[s], whole, commit, &counted);
         for (int k = 0; k < ENGINES; k++) {
             long a = strace_syncs(argv[0], k, sizes[s], 0, dir), b = strace_syncs(argv[0], k, sizes[s], 10, dir);
             char traced[32], ours[32];
@@ -208,8 +234,9 @@ int main(int argc, char **argv) {
             else snprintf(traced, sizeof traced, "%.1f", (double)(b - a) / 10.0);
             if (k != ENGINE_SAVE) snprintf(ours, sizeof ours, "-");
             else snprintf(ours, sizeof ours, "%ld", counted);
-            printf("%-10s %-16s %12.3f %9.2fx %14s %16s\n", size_names[s], engine_names[k],
-                   median[k] * 1e3, median[k] / median[ENGINE_SAVE], ours, traced);
+            printf("%-10s %-16s %14.3f %9.2fx %12.3f %9.2fx %13s %15s\n", size_names[s], engine_names[k],
+                   whole[k] * 1e3, whole[k] / whole[ENGINE_SAVE], commit[k] * 1e3,
+                   commit[k] / commit[ENGINE_SAVE], ours, traced);
         }
     }
     char cmd[600];
