@@ -530,6 +530,10 @@ static int by_output_name(const void *a, const void *b)
     return strcmp(((const named_output *)a)->name, ((const named_output *)b)->name);
 }
 
+/* Where a build keeps the list it passes to --expect-outputs. */
+static const char outputs_list[] =
+    "(the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure)";
+
 /* --expect-outputs: the outputs the build declares against the plan, both sorted and walked in
  * step; each difference is named (a header the build does not know of would go stale in it). */
 static bool outputs_as_declared(const gen_options *opt, const output_plan *plan, const src_loc *where, const char *config_path)
@@ -546,14 +550,14 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
         if (c < 0) {
             diag_error(
                 where[planned[a].index],
-                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
-                planned[a].name);
+                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs %s; nothing was written",
+                planned[a].name, outputs_list);
             ok = false;
         } else if (c > 0 && (b == 0 || strcmp(declared[b].name, declared[b - 1].name) != 0)) {
             diag_error(
                 loc_file(config_path),
-                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
-                declared[b].name);
+                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs %s; nothing was written",
+                declared[b].name, outputs_list);
             ok = false;
         }
         if (c <= 0) a++;
