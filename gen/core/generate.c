@@ -1124,6 +1124,16 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
                 out->changed == 1 ? " is" : "s are", diag_generate_command());
 }
 
+/* The summary's names come from the inputs (an injector line as written): printed with their
+ * control characters escaped. */
+static void put_summary(const identity_summary *sum, FILE *out)
+{
+    buf shown = {0};
+    diag_put_terminal_text(&shown, sum->text.data, true);
+    fputs(shown.data, out);
+    buf_free(&shown);
+}
+
 /* After the outputs were committed: stale outputs, the stamp, the depfile, the summary or diff. */
 static void after_commit(gen_run_ctx *c, output_set *out)
 {
@@ -1136,7 +1146,7 @@ static void after_commit(gen_run_ctx *c, output_set *out)
         write_depfile(opt, &c->p, c->jobs, c->count, out->files.items[0]->path);
     if (!opt->quiet && opt->command == GEN_GENERATE)
         for (size_t i = 0; i < c->count; i++)
-            if (c->jobs[i].summary.text.len) fputs(c->jobs[i].summary.text.data, c->summary_out);
+            if (c->jobs[i].summary.text.len) put_summary(&c->jobs[i].summary, c->summary_out);
     if (opt->command == GEN_CHECK) print_check_diff(out, c->summary_out);
 }
 

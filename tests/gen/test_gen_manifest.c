@@ -209,6 +209,21 @@ static void test_manifest_written_lines_read_alike(void **state)
     buf_free(&fast);
 }
 
+/* Text from the inputs reaches a log escaped: a newline there would start a line of the input's
+ * choosing (a CI runner acts on a line starting with "::"), an ESC sequence would rewrite the
+ * terminal. A manifest key holding both, in the error that names it. */
+static void test_manifest_text_in_diagnostics_is_escaped(void **state)
+{
+    (void)state;
+    buf out = {0};
+    diag_format(&out, DIAG_ERROR, loc_at("m.json", 7, 3), "entry 'user.b\n::error file=x::forged\r\x1b[2J\x7f\tok'");
+    assert_string_equal(out.data, "m.json:7:3: error: entry 'user.b\\n::error file=x::forged\\r\\x1b[2J\\x7f\tok'");
+    out.len = 0;
+    diag_put_terminal_text(&out, "a\nb\x1b", true);
+    assert_string_equal(out.data, "a\nb\\x1b");
+    buf_free(&out);
+}
+
 static void test_manifest_nesting_is_bounded(void **state)
 {
     (void)state;
@@ -227,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_manifest_reads_rename_records),
         cmocka_unit_test(test_manifest_written_lines_read_alike),
         cmocka_unit_test(test_manifest_nesting_is_bounded),
+        cmocka_unit_test(test_manifest_text_in_diagnostics_is_escaped),
     };
     int rc = cmocka_run_group_tests_name("gen_manifest", tests, NULL, NULL);
     buf_free(&diags);
