@@ -36,6 +36,9 @@ bool fs_append_input(const char *path, fs_input kind, buf *out);
  * never through a link: a link there is refused (ELOOP). */
 int fs_open_input_at(int dir_fd, const char *name, const char *path, fs_input kind, struct stat *st);
 bool fs_read_input_at(int dir_fd, const char *name, const char *path, fs_input kind, buf *out);
+/* The cap of a kind of input, in bytes; a size as messages give it ("5.0 GiB", `whole`: "256 MiB"). */
+uint64_t fs_input_cap(fs_input kind);
+void fs_format_size(char *out, size_t n, uint64_t size, bool whole);
 /* fs_read_input for the generator's own files (FS_INPUT_OWN). */
 bool fs_read_file(const char *path, buf *out);
 /* Why the last fs_open_input or fs_read_input failed, to end a message ("cannot read the shell
