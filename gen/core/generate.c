@@ -1099,6 +1099,17 @@ static bool resolve_stages(gen_run_ctx *c)
     return ok;
 }
 
+/* A diff's lines quote the file as it is: its control characters shown escaped, as the
+ * diagnostics' (an ESC sequence in a hand-edited header is not the terminal's business). */
+static void put_diff_text(const buf *diff, FILE *out)
+{
+    if (!diff->len) return;
+    buf shown = {0};
+    diag_put_terminal_text(&shown, diff->data, true);
+    fputs(shown.data, out);
+    buf_free(&shown);
+}
+
 /* check: a unified diff of every output that would change, and a hint. */
 static void print_check_diff(const output_set *out, FILE *summary_out)
 {
@@ -1106,14 +1117,25 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
     for (size_t i = 0; i < out->files.count; i++) {
         out_file *o = out->files.items[i];
         if (!o->differs) continue;
+        old.len = 0;
         bool exists = fs_read_file(o->path, &old);
+        if (!exists && errno != ENOENT) { /* over the cap, not a regular file: said, not shown as missing */
+            fprintf(summary_out, "threadlink-gen: %s cannot be compared: %s\n", o->path, fs_read_failure());
+            continue;
+        }
         char *a_name = exists ? xasprintf("a/%s", o->path) : xstrdup("/dev/null");
         char *b_name = xasprintf("b/%s", o->path);
         diff.len = 0;
-        udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "",
-              o->whole.len);
-        if (o->text) fwrite(diff.data, 1, diff.len, summary_out);
-        else fprintf(summary_out, "Binary files %s and %s differ\n", a_name, b_name); /* as diff says it */
+        bool binary = !o->text || (exists && memchr(old.data, 0, old.len)); /* a text output replaced by bytes */
+        bool shortest = binary || udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name,
+                                        o->whole.data ? o->whole.data : "", o->whole.len);
+        if (binary) fprintf(summary_out, "Binary files %s and %s differ\n", a_name, b_name); /* as diff says it */
+        else put_diff_text(&diff, summary_out);
+        if (!shortest)
+            fprintf(
+                summary_out,
+                "threadlink-gen: %s differs in too many places for the shortest diff within the budget: parts are shown replaced whole\n",
+                o->path);
         free(a_name);
         free(b_name);
     }
