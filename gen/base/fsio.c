@@ -21,10 +21,11 @@ static const struct {
 } input_kinds[] = {
     [FS_INPUT_CONFIG] = {"project configs", 16 * MIB},
     [FS_INPUT_PROFILE] = {"content profile files", 16 * MIB},
-    [FS_INPUT_ENTRIES] = {"injectors, definitions and natives", 256 * MIB},
+    [FS_INPUT_ENTRIES] = {"injectors, definitions, natives and content rename records", 256 * MIB},
     [FS_INPUT_SHELL] = {"shells", 16 * MIB},
     [FS_INPUT_VAULT] = {"vault schemas and data", 64 * MIB},
     [FS_INPUT_MANIFEST] = {"manifests", 256 * MIB},
+    [FS_INPUT_PO] = {"PO files", 64 * MIB},
     [FS_INPUT_ALLOW] = {"allow-lists", 16 * MIB},
     [FS_INPUT_OWN] = {"the generator's own files", 256 * MIB},
     [FS_INPUT_ASSET] = {"content assets", UINT64_MAX},

@@ -12,10 +12,11 @@
 typedef enum fs_input {
     FS_INPUT_CONFIG,   /* threadlink.json: 16 MiB */
     FS_INPUT_PROFILE,  /* a content profile file: 16 MiB */
-    FS_INPUT_ENTRIES,  /* an injector, definition or native entries file: 256 MiB */
+    FS_INPUT_ENTRIES,  /* an injector, definition or native entries file, content rename records: 256 MiB */
     FS_INPUT_SHELL,    /* 16 MiB */
     FS_INPUT_VAULT,    /* a vault schema or vault data file: 64 MiB */
     FS_INPUT_MANIFEST, /* 256 MiB */
+    FS_INPUT_PO,       /* a PO translation file: 64 MiB (the text stage holds ~14 bytes a byte of it) */
     FS_INPUT_ALLOW,    /* a diff allow-list: 16 MiB */
     FS_INPUT_OWN,      /* what the generator wrote itself (stamp, archives.json, an output): 256 MiB */
     FS_INPUT_ASSET     /* a content asset: streamed, no cap */

@@ -27,7 +27,7 @@
 static bool read_po(text_state *st, text_locale *l)
 {
     *vec_push(&st->p->inputs) = xstrdup(l->path);
-    if (!fs_read_input(l->path, FS_INPUT_ENTRIES, &l->data)) {
+    if (!fs_read_input(l->path, FS_INPUT_PO, &l->data)) {
         diag_error(loc_file(l->path), "cannot read the PO file: %s", fs_read_failure());
         return false;
     }
