@@ -90,6 +90,8 @@ static void test_manifest_rejects_malformed(void **state)
     expect_error("{\"format\": 1, \"domain\": \"\xC0\xAF\"}", "m.json:1:25: error: unterminated or malformed string (raw control character, bad escape or invalid UTF-8)\n");
     expect_error("{\"format\": 1, \"x\": \"\\ud800\"}", "m.json:1:20: error: string contains an unpaired surrogate escape\n");
     expect_error("{\"format\": 1,}", "m.json:1:14: error: expected a key after ',', found '}'\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"key\": \"u.b\", \"name\": \"A\", \"scope\": \"u\", \"value\": 1}]}",
+                 "m.json:1:77: error: duplicate key \"key\" in an entry\n");
     expect_error("{\"format\": 1,\n<<<<<<< HEAD\n", "m.json:2:1: error: a merge conflict marker: resolve the conflict first (docs/concepts.md: \"Merge conflicts in manifests\")\n");
     expect_error("{\"format\": 1, <<<<<<<", "m.json:1:15: error: unexpected character in JSON\n");
 }
