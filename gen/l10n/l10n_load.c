@@ -278,8 +278,8 @@ static bool entry_fits(const text_locale *l, const po_entry *e, const text_key *
     }
     if (key->plural && e->str.count != l->plural.nplurals) {
         diag_error(po_loc(&l->po, e->str.items[0].keyword),
-                   "%s has %zu plural forms here, but this file's Plural-Forms says nplurals=%u", key->name, e->str.count,
-                   l->plural.nplurals);
+                   "%s has %zu plural form%s here, but this file's Plural-Forms says nplurals=%u", key->name, e->str.count,
+                   e->str.count == 1 ? "" : "s", l->plural.nplurals);
         return false;
     }
     if (filled && filled != e->str.count && !e->fuzzy) {
