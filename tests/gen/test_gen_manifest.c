@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -226,6 +227,31 @@ static void test_manifest_text_in_diagnostics_is_escaped(void **state)
     buf_free(&out);
 }
 
+/* Read from a file (in a window of the lexer's longest token): a well-formed string longer than a
+ * token may be is said so, not called malformed. */
+static void test_manifest_string_longer_than_a_token_is_said(void **state)
+{
+    (void)state;
+    buf text = {0};
+    buf_puts(&text, "{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"name\": \"");
+    for (int i = 0; i < 1 << 20; i++) buf_putc(&text, 'n');
+    buf_puts(&text, "\", \"scope\": \"u\", \"value\": 1}]}\n");
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite(text.data, 1, text.len, f), text.len);
+    fflush(f);
+    rewind(f);
+    diags.len = 0;
+    buf_cstr(&diags);
+    diag_sink prev = diag_set_sink((diag_sink){capture, NULL});
+    manifest m;
+    assert_false(manifest_read_fd("m.json", fileno(f), 0, &m));
+    diag_set_sink(prev);
+    fclose(f);
+    buf_free(&text);
+    assert_string_equal(diags.data, "m.json:1:85: error: a string longer than 262144 bytes, the most a token may be here\n");
+}
+
 static void test_manifest_nesting_is_bounded(void **state)
 {
     (void)state;
@@ -244,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_manifest_reads_rename_records),
         cmocka_unit_test(test_manifest_written_lines_read_alike),
         cmocka_unit_test(test_manifest_nesting_is_bounded),
+        cmocka_unit_test(test_manifest_string_longer_than_a_token_is_said),
         cmocka_unit_test(test_manifest_text_in_diagnostics_is_escaped),
     };
     int rc = cmocka_run_group_tests_name("gen_manifest", tests, NULL, NULL);
