@@ -1099,13 +1099,14 @@ static bool resolve_stages(gen_run_ctx *c)
     return ok;
 }
 
-/* A diff's lines quote the file as it is: its control characters shown escaped, as the
- * diagnostics' (an ESC sequence in a hand-edited header is not the terminal's business). */
-static void put_diff_text(const buf *diff, FILE *out)
+/* Lines that quote the inputs (a diff of a hand-edited header, the summary's names as written):
+ * their control characters shown escaped, as the diagnostics' (an ESC sequence is not the
+ * terminal's business, nor a line of the input's choosing the CI log's). */
+static void put_escaped(const buf *text, FILE *out)
 {
-    if (!diff->len) return;
+    if (!text->len) return;
     buf shown = {0};
-    diag_put_terminal_text(&shown, diff->data, true);
+    diag_put_terminal_text(&shown, text->data, true);
     fputs(shown.data, out);
     buf_free(&shown);
 }
@@ -1130,7 +1131,7 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
         bool shortest = binary || udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name,
                                         o->whole.data ? o->whole.data : "", o->whole.len);
         if (binary) fprintf(summary_out, "Binary files %s and %s differ\n", a_name, b_name); /* as diff says it */
-        else put_diff_text(&diff, summary_out);
+        else put_escaped(&diff, summary_out);
         if (!shortest)
             fprintf(
                 summary_out,
@@ -1146,16 +1147,6 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
                 out->changed == 1 ? " is" : "s are", diag_generate_command());
 }
 
-/* The summary's names come from the inputs (an injector line as written): printed with their
- * control characters escaped. */
-static void put_summary(const identity_summary *sum, FILE *out)
-{
-    buf shown = {0};
-    diag_put_terminal_text(&shown, sum->text.data, true);
-    fputs(shown.data, out);
-    buf_free(&shown);
-}
-
 /* After the outputs were committed: stale outputs, the stamp, the depfile, the summary or diff. */
 static void after_commit(gen_run_ctx *c, output_set *out)
 {
@@ -1168,7 +1159,7 @@ static void after_commit(gen_run_ctx *c, output_set *out)
         write_depfile(opt, &c->p, c->jobs, c->count, out->files.items[0]->path);
     if (!opt->quiet && opt->command == GEN_GENERATE)
         for (size_t i = 0; i < c->count; i++)
-            if (c->jobs[i].summary.text.len) put_summary(&c->jobs[i].summary, c->summary_out);
+            put_escaped(&c->jobs[i].summary.text, c->summary_out);
     if (opt->command == GEN_CHECK) print_check_diff(out, c->summary_out);
 }
 
