@@ -227,7 +227,7 @@ static int parse_count(const char *option, const char *v, unsigned long max, uns
     char *end;
     errno = 0;
     unsigned long n = strtoul(v, &end, 10);
-    if (!*v || *end || errno || n < 1 || n > max || v[0] == '-')
+    if (!*v || *end || errno || n < 1 || n > max || !(v[0] >= '0' && v[0] <= '9')) /* no blank or sign before */
         return usage_error("%s takes a whole number from 1 to %lu, not '%s'", option, max, v);
     *out = n;
     return 0;

@@ -62,6 +62,17 @@ void diag_put_github_text(buf *out, const char *s, bool property)
     }
 }
 
+void diag_put_terminal_text(buf *out, const char *s, bool keep_newlines)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 0x20 && c != 0x7f) || c == '\t' || (c == '\n' && keep_newlines)) buf_putc(out, (char)c);
+        else if (c == '\n') buf_puts(out, "\\n");
+        else if (c == '\r') buf_puts(out, "\\r");
+        else buf_printf(out, "\\x%02x", c);
+    }
+}
+
 /* A file name on a text line: control characters (a newline would split the diagnostic) as '?'. */
 static void put_file_text(buf *out, const char *file)
 {
@@ -123,7 +134,8 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
     if (style == DIAG_MSVC) {
         put_file_text(out, file);
         if (loc.line) buf_printf(out, loc.col ? "(%u,%u)" : "(%u)", loc.line, loc.col);
-        buf_printf(out, ": %s: %s", names[level], message);
+        buf_printf(out, ": %s: ", names[level]);
+        diag_put_terminal_text(out, message, false);
     } else if (style == DIAG_JSON) {
         buf_puts(out, "{\"file\": ");
         put_json_text(out, file);
@@ -147,7 +159,8 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
             buf_printf(out, ":%u", loc.line);
             if (loc.col) buf_printf(out, ":%u", loc.col);
         }
-        buf_printf(out, ": %s: %s", names[level], message);
+        buf_printf(out, ": %s: ", names[level]);
+        diag_put_terminal_text(out, message, false);
     }
 }
 

@@ -64,6 +64,12 @@ void diag_set_file_prefix(const char *dir);
  * it has no threadlink-gen on the PATH). NULL: the default again. */
 void diag_set_generate_command(const char *command);
 const char *diag_generate_command(void);
+/* Text from the inputs on a terminal or a CI log, as the text and msvc diagnostics print their
+ * messages: an ASCII control character shown escaped (\n, \r, \xHH; a tab as it is), since an ESC
+ * sequence rewrites the terminal and a newline starts a line of the input's choosing (a CI runner
+ * acts on a line starting with "::"). `keep_newlines`: for text whose lines are the printer's own
+ * (a summary of names). */
+void diag_put_terminal_text(buf *out, const char *s, bool keep_newlines);
 /* GitHub workflow-command text: %, CR and LF escaped; a property value (file=) also ':' and ','. */
 void diag_put_github_text(buf *out, const char *s, bool property);
 bool diag_parse_style(const char *name, diag_style *out);

@@ -21,10 +21,11 @@ static const struct {
 } input_kinds[] = {
     [FS_INPUT_CONFIG] = {"project configs", 16 * MIB},
     [FS_INPUT_PROFILE] = {"content profile files", 16 * MIB},
-    [FS_INPUT_ENTRIES] = {"injectors, definitions and natives", 256 * MIB},
+    [FS_INPUT_ENTRIES] = {"injectors, definitions, natives and content rename records", 256 * MIB},
     [FS_INPUT_SHELL] = {"shells", 16 * MIB},
     [FS_INPUT_VAULT] = {"vault schemas and data", 64 * MIB},
     [FS_INPUT_MANIFEST] = {"manifests", 256 * MIB},
+    [FS_INPUT_PO] = {"PO files", 64 * MIB},
     [FS_INPUT_ALLOW] = {"allow-lists", 16 * MIB},
     [FS_INPUT_OWN] = {"the generator's own files", 256 * MIB},
     [FS_INPUT_ASSET] = {"content assets", UINT64_MAX},
@@ -148,8 +149,10 @@ static const char *mode_name(mode_t m)
     return "a special file";
 }
 
+uint64_t fs_input_cap(fs_input kind) { return input_kinds[kind].cap; }
+
 /* 5368709120 -> "5.0 GiB"; `whole` for the caps ("256 MiB"). */
-static void format_size(char *out, size_t n, uint64_t size, bool whole)
+void fs_format_size(char *out, size_t n, uint64_t size, bool whole)
 {
     static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
     if (size < 1024) {
@@ -205,8 +208,8 @@ const char *fs_read_failure(void)
     static char text[200];
     if (failure.err == EFBIG && failure.size) {
         char size[32], cap[32];
-        format_size(size, sizeof size, failure.size, false);
-        format_size(cap, sizeof cap, input_kinds[failure.kind].cap, true);
+        fs_format_size(size, sizeof size, failure.size, false);
+        fs_format_size(cap, sizeof cap, input_kinds[failure.kind].cap, true);
         snprintf(text, sizeof text, "it is %s; %s are capped at %s", size, input_kinds[failure.kind].plural, cap);
         return text;
     }

@@ -12,10 +12,11 @@
 typedef enum fs_input {
     FS_INPUT_CONFIG,   /* threadlink.json: 16 MiB */
     FS_INPUT_PROFILE,  /* a content profile file: 16 MiB */
-    FS_INPUT_ENTRIES,  /* an injector, definition or native entries file: 256 MiB */
+    FS_INPUT_ENTRIES,  /* an injector, definition or native entries file, content rename records: 256 MiB */
     FS_INPUT_SHELL,    /* 16 MiB */
     FS_INPUT_VAULT,    /* a vault schema or vault data file: 64 MiB */
     FS_INPUT_MANIFEST, /* 256 MiB */
+    FS_INPUT_PO,       /* a PO translation file: 64 MiB (the text stage holds ~14 bytes a byte of it) */
     FS_INPUT_ALLOW,    /* a diff allow-list: 16 MiB */
     FS_INPUT_OWN,      /* what the generator wrote itself (stamp, archives.json, an output): 256 MiB */
     FS_INPUT_ASSET     /* a content asset: streamed, no cap */
@@ -36,6 +37,9 @@ bool fs_append_input(const char *path, fs_input kind, buf *out);
  * never through a link: a link there is refused (ELOOP). */
 int fs_open_input_at(int dir_fd, const char *name, const char *path, fs_input kind, struct stat *st);
 bool fs_read_input_at(int dir_fd, const char *name, const char *path, fs_input kind, buf *out);
+/* The cap of a kind of input, in bytes; a size as messages give it ("5.0 GiB", `whole`: "256 MiB"). */
+uint64_t fs_input_cap(fs_input kind);
+void fs_format_size(char *out, size_t n, uint64_t size, bool whole);
 /* fs_read_input for the generator's own files (FS_INPUT_OWN). */
 bool fs_read_file(const char *path, buf *out);
 /* Why the last fs_open_input or fs_read_input failed, to end a message ("cannot read the shell

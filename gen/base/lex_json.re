@@ -251,6 +251,13 @@ again:
             return t;
         }
         ["] {
+            /* Read from a file, the window holds JSON_MAX_TOKEN bytes past the token's start: a
+               string with no quote in them is too long, whatever it holds beyond. */
+            if (lx->fd >= 0 && !lx->eof && (size_t)(lx->limit - start) >= JSON_MAX_TOKEN &&
+                !memchr(start + 1, '"', (size_t)(lx->limit - start - 1))) {
+                diag_error(t.loc, "a string longer than %u bytes, the most a token may be here", JSON_MAX_TOKEN);
+                return t;
+            }
             diag_error(t.loc, "unterminated or malformed string (raw control character, bad escape or invalid UTF-8)");
             return t;
         }

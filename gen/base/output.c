@@ -501,11 +501,28 @@ static void remove_temp(out_file *o)
     o->tmp_name = NULL;
 }
 
+/* A text output over what the generator reads back: refused (a manifest it could not read again
+ * would leave the project's identity store unreadable). */
+static bool within_read_back_cap(out_file *o)
+{
+    uint64_t cap = o->set->text_cap ? o->set->text_cap : fs_input_cap(FS_INPUT_OWN);
+    if (!o->text || o->pos <= cap) return true;
+    char size[32], limit[32];
+    fs_format_size(size, sizeof size, o->pos, false);
+    fs_format_size(limit, sizeof limit, cap, true);
+    diag_error(
+        loc_file(o->path),
+        "it would be %s, over the %s the generator reads its own files back with (check, the next run): split what makes it (a domain's entries over several domains); nothing was written",
+        size, limit);
+    o->failed = true;
+    return false;
+}
+
 bool output_end(out_file *o)
 {
     out_flush(o);
     o->hash = hasher_digest(o->content);
-    if (o->failed) return false;
+    if (o->failed || !within_read_back_cap(o)) return false;
     if (!o->differs && o->pos != o->old_size) {
         o->differs = true;
         if (o->tmp_fd != -2 && !start_temp(o, o->pos)) return false;

@@ -42,6 +42,9 @@ typedef struct out_file {
  * never a way out of the base. */
 typedef struct output_set {
     output_mode mode;
+    /* The most a text output (header, manifest, table) may hold: what the generator reads its own
+     * files back with (FS_INPUT_OWN's cap; 0 means that). Over it, output_end fails the output. */
+    uint64_t text_cap;
     VEC(out_file *) files;
     size_t changed;
     struct {

@@ -75,6 +75,7 @@ typedef struct search {
     ptrdiff_t *fwd, *bwd; /* furthest x on each diagonal, offset by `mid` */
     ptrdiff_t mid;
     size_t budget; /* line comparisons left */
+    bool gave_up;  /* a region was shown replaced whole for want of budget */
 } search;
 
 static bool eq_at(search *s, ptrdiff_t x, ptrdiff_t y)
@@ -152,6 +153,7 @@ static void align_middle(search *s, size_t a0, size_t a1, size_t b0, size_t b1, 
         align_middle(s, (size_t)from.x, (size_t)to.x, (size_t)from.y, (size_t)to.y, out);
         align_middle(s, (size_t)to.x, a1, (size_t)to.y, b1, out);
     } else {
+        if (n && m) s->gave_up = true;
         replace_block(a0, a1, b0, b1, out);
     }
     for (size_t k = suf; k > 0; k--) *vec_push(out) = (op){OP_EQ, a1 + suf - k, b1 + suf - k};
@@ -197,9 +199,9 @@ static void put_hunk(buf *out, const ops *script, size_t start, size_t end, cons
     }
 }
 
-void udiff(buf *out, const char *a_name, const char *a, size_t alen, const char *b_name, const char *b, size_t blen)
+bool udiff(buf *out, const char *a_name, const char *a, size_t alen, const char *b_name, const char *b, size_t blen)
 {
-    if (alen == blen && memcmp(a, b, alen) == 0) return;
+    if (alen == blen && memcmp(a, b, alen) == 0) return true;
     lines A = {0}, B = {0};
     split(a, alen, &A);
     split(b, blen, &B);
@@ -210,7 +212,8 @@ void udiff(buf *out, const char *a_name, const char *a, size_t alen, const char 
                 xcalloc(2 * most_d + 3, sizeof(ptrdiff_t)),
                 xcalloc(2 * most_d + 3, sizeof(ptrdiff_t)),
                 (ptrdiff_t)most_d + 1,
-                64 * (A.count + B.count) + 4u * 1024 * 1024};
+                64 * (A.count + B.count) + 4u * 1024 * 1024,
+                false};
     ops script = {0};
     align_middle(&s, 0, A.count, 0, B.count, &script);
     free(s.fwd), free(s.bwd);
@@ -228,4 +231,5 @@ void udiff(buf *out, const char *a_name, const char *a, size_t alen, const char 
     vec_free(&script);
     vec_free(&A);
     vec_free(&B);
+    return !s.gave_up;
 }

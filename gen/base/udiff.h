@@ -4,7 +4,9 @@
 
 #include "base/util.h"
 
-/* Appends a unified diff (3 lines of context) turning `a` into `b`; nothing when equal. */
-void udiff(buf *out, const char *a_name, const char *a, size_t alen, const char *b_name, const char *b, size_t blen);
+/* Appends a unified diff (3 lines of context) turning `a` into `b`; nothing when equal. false when
+ * the comparisons' budget ran out and a region is shown replaced whole (still a correct diff, not
+ * the shortest). */
+bool udiff(buf *out, const char *a_name, const char *a, size_t alen, const char *b_name, const char *b, size_t blen);
 
 #endif

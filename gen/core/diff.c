@@ -578,6 +578,18 @@ static void load_allow_file(const char *path, allow_list *out, bool *ok)
         return;
     }
     const char *p = text.data, *end = p ? p + text.len : NULL;
+    const char *nul = p ? memchr(p, '\0', text.len) : NULL;
+    if (nul) { /* a line cut there would approve what its reviewers cannot read */
+        uint32_t line = 1, col = 1;
+        for (const char *c = p; c < nul; c++) {
+            if (*c == '\n') line++, col = 1;
+            else col++;
+        }
+        diag_error(loc_at(path, line, col), "a NUL byte: an allow-file is text (one approval a line), as its reviewers read it");
+        *ok = false;
+        buf_free(&text);
+        return;
+    }
     for (uint32_t line = 1; p && p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *s = p, *q = entry_end(p, nl ? nl : end);

@@ -530,6 +530,10 @@ static int by_output_name(const void *a, const void *b)
     return strcmp(((const named_output *)a)->name, ((const named_output *)b)->name);
 }
 
+/* Where a build keeps the list it passes to --expect-outputs. */
+static const char outputs_list[] =
+    "(the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure)";
+
 /* --expect-outputs: the outputs the build declares against the plan, both sorted and walked in
  * step; each difference is named (a header the build does not know of would go stale in it). */
 static bool outputs_as_declared(const gen_options *opt, const output_plan *plan, const src_loc *where, const char *config_path)
@@ -546,14 +550,14 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
         if (c < 0) {
             diag_error(
                 where[planned[a].index],
-                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
-                planned[a].name);
+                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs %s; nothing was written",
+                planned[a].name, outputs_list);
             ok = false;
         } else if (c > 0 && (b == 0 || strcmp(declared[b].name, declared[b - 1].name) != 0)) {
             diag_error(
                 loc_file(config_path),
-                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs (the projects init writes: `headers` in meson.build, HEADER_NAMES in the Makefile; CMake's threadlink_generate: reconfigure); nothing was written",
-                declared[b].name);
+                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs %s; nothing was written",
+                declared[b].name, outputs_list);
             ok = false;
         }
         if (c <= 0) a++;
@@ -1095,6 +1099,18 @@ static bool resolve_stages(gen_run_ctx *c)
     return ok;
 }
 
+/* Lines that quote the inputs (a diff of a hand-edited header, the summary's names as written):
+ * their control characters shown escaped, as the diagnostics' (an ESC sequence is not the
+ * terminal's business, nor a line of the input's choosing the CI log's). */
+static void put_escaped(const buf *text, FILE *out)
+{
+    if (!text->len) return;
+    buf shown = {0};
+    diag_put_terminal_text(&shown, text->data, true);
+    fputs(shown.data, out);
+    buf_free(&shown);
+}
+
 /* check: a unified diff of every output that would change, and a hint. */
 static void print_check_diff(const output_set *out, FILE *summary_out)
 {
@@ -1102,14 +1118,25 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
     for (size_t i = 0; i < out->files.count; i++) {
         out_file *o = out->files.items[i];
         if (!o->differs) continue;
+        old.len = 0;
         bool exists = fs_read_file(o->path, &old);
+        if (!exists && errno != ENOENT) { /* over the cap, not a regular file: said, not shown as missing */
+            fprintf(summary_out, "threadlink-gen: %s cannot be compared: %s\n", o->path, fs_read_failure());
+            continue;
+        }
         char *a_name = exists ? xasprintf("a/%s", o->path) : xstrdup("/dev/null");
         char *b_name = xasprintf("b/%s", o->path);
         diff.len = 0;
-        udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "",
-              o->whole.len);
-        if (o->text) fwrite(diff.data, 1, diff.len, summary_out);
-        else fprintf(summary_out, "Binary files %s and %s differ\n", a_name, b_name); /* as diff says it */
+        bool binary = !o->text || (exists && memchr(old.data, 0, old.len)); /* a text output replaced by bytes */
+        bool shortest = binary || udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name,
+                                        o->whole.data ? o->whole.data : "", o->whole.len);
+        if (binary) fprintf(summary_out, "Binary files %s and %s differ\n", a_name, b_name); /* as diff says it */
+        else put_escaped(&diff, summary_out);
+        if (!shortest)
+            fprintf(
+                summary_out,
+                "threadlink-gen: %s differs in too many places for the shortest diff within the budget: parts are shown replaced whole\n",
+                o->path);
         free(a_name);
         free(b_name);
     }
@@ -1132,7 +1159,7 @@ static void after_commit(gen_run_ctx *c, output_set *out)
         write_depfile(opt, &c->p, c->jobs, c->count, out->files.items[0]->path);
     if (!opt->quiet && opt->command == GEN_GENERATE)
         for (size_t i = 0; i < c->count; i++)
-            if (c->jobs[i].summary.text.len) fputs(c->jobs[i].summary.text.data, c->summary_out);
+            put_escaped(&c->jobs[i].summary.text, c->summary_out);
     if (opt->command == GEN_CHECK) print_check_diff(out, c->summary_out);
 }
 

@@ -230,6 +230,17 @@ static bool check_entry(const domain *d, const entry *e, size_t count, src_loc a
         diag_error(at, "entry '%s': value 0 is reserved for the sentinel in this domain", e->key);
         return false;
     }
+    if (identity_reserved_member(d, e->name, e->name_len)) {
+        if (d->reserve_zero && ascii_ieq(e->name, e->name_len, "None", 4))
+            diag_error(
+                at,
+                "entry '%s' is named %s, a name this domain reserves (the sentinel %s_None with reserve_zero): rename it first ('NewName <- %s', then generate), then turn reserve_zero on",
+                e->key, e->name, d->c_name, e->name);
+        else
+            diag_error(at, "entry '%s' is named %s, a name this domain reserves for its helpers: rename it ('NewName <- %s')",
+                       e->key, e->name, e->name);
+        return false;
+    }
     uint64_t most = (uint64_t)count + d->reserve_zero + ORDINAL_SLACK - 1;
     if (d->kind == KIND_ORDINAL && e->value > most) {
         diag_error(
@@ -270,6 +281,18 @@ static bool index_entry(const manifest *m, identity_index *x, uint32_t i, const 
     return true;
 }
 
+/* An ordinal manifest keeps its entries in the order their values were issued: a value not above
+ * the one before it was swapped by hand or a bad merge (every dispatch index crossed). */
+static bool in_issue_order(const domain *d, const manifest *m, size_t i, src_loc at)
+{
+    if (d->kind != KIND_ORDINAL || i == 0 || m->entries.items[i].value > m->entries.items[i - 1].value) return true;
+    diag_error(
+        at,
+        "entry '%s': value %u after %u: an ordinal manifest keeps its entries in the order their values were issued (the manifest was edited by hand or corrupted)",
+        m->entries.items[i].key, m->entries.items[i].value, m->entries.items[i - 1].value);
+    return false;
+}
+
 /* Indexes a manifest by key, folded name and value (room for `extra` more entries), checking
  * that it is consistent with its domain on the way. */
 static bool index_manifest(const domain *d, const manifest *m, const char *path, size_t extra, identity_index *x)
@@ -302,7 +325,8 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
     for (size_t i = 0; ok && i < n; i++) {
         if (i + LOOKAHEAD < n) prefetch_entry(x, &h[i + LOOKAHEAD]);
         src_loc at = loc_at(path, m->entries.items[i].line, 0);
-        ok = check_entry(d, &m->entries.items[i], n, at) && index_entry(m, x, (uint32_t)i, &h[i], at);
+        ok = check_entry(d, &m->entries.items[i], n, at) && in_issue_order(d, m, i, at) &&
+             index_entry(m, x, (uint32_t)i, &h[i], at);
     }
     free(h);
     return ok && index_renames(m, path, x);

@@ -262,6 +262,9 @@ static bool read_entry(reader *r, json_tok open)
         if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
         /* Eight known keys, a million entries: compare by length first. */
         field_id field = entry_field(t.text, t.len);
+        /* A bad merge that repeats a member would otherwise take its last value, unsaid. */
+        if (field != F_OTHER && (seen & (1u << field)))
+            return fail(r, t, "duplicate key \"%.*s\" in an entry", (int)t.len, t.text);
         if (!expect(r, JT_COLON, "':'", NULL)) return false;
         if (!read_entry_field(r, field, json_next(&r->lx), &e, &seen)) return false;
         t = json_next(&r->lx);

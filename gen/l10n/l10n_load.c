@@ -27,7 +27,7 @@
 static bool read_po(text_state *st, text_locale *l)
 {
     *vec_push(&st->p->inputs) = xstrdup(l->path);
-    if (!fs_read_input(l->path, FS_INPUT_ENTRIES, &l->data)) {
+    if (!fs_read_input(l->path, FS_INPUT_PO, &l->data)) {
         diag_error(loc_file(l->path), "cannot read the PO file: %s", fs_read_failure());
         return false;
     }
@@ -278,8 +278,8 @@ static bool entry_fits(const text_locale *l, const po_entry *e, const text_key *
     }
     if (key->plural && e->str.count != l->plural.nplurals) {
         diag_error(po_loc(&l->po, e->str.items[0].keyword),
-                   "%s has %zu plural forms here, but this file's Plural-Forms says nplurals=%u", key->name, e->str.count,
-                   l->plural.nplurals);
+                   "%s has %zu plural form%s here, but this file's Plural-Forms says nplurals=%u", key->name, e->str.count,
+                   e->str.count == 1 ? "" : "s", l->plural.nplurals);
         return false;
     }
     if (filled && filled != e->str.count && !e->fuzzy) {

@@ -325,9 +325,24 @@ static bool keep_project_file(locator *l, const char *rel)
     return l->readable;
 }
 
+/* Whether a path's segments are all `..` (the project is above the manifest, as the generator
+ * writes it), or none is (a file named below the project): a manifest from a pull request may
+ * name any path, and a report is no way to open files elsewhere on the runner. */
+static bool segments_all_up(const char *p, bool up)
+{
+    if (!*p || *p == '/') return false;
+    for (;;) {
+        size_t n = strcspn(p, "/");
+        if ((n == 2 && memcmp(p, "..", 2) == 0) != up && !(up && n == 1 && *p == '.')) return false;
+        if (!p[n]) return true;
+        p += n + 1;
+    }
+}
+
 static src_loc locate(locator *l, const char *rel, const char *json_path, const char *manifest_path)
 {
-    if (l->vm->project && rel && keep_project_file(l, rel)) {
+    if (l->vm->project && rel && segments_all_up(l->vm->project, true) && segments_all_up(rel, false) &&
+        keep_project_file(l, rel)) {
         if (!l->positions) l->positions = positions_quietly(l->file.data, &l->text);
         return json_positions_find(l->positions, json_path);
     }

@@ -44,6 +44,10 @@ expect 2 "$gen" generate --jobs 0 # threads: a whole number from 1
 expect_err "--jobs takes a whole number from 1 to 1024, not '0'"
 expect 2 "$gen" check -j many
 expect_err "--jobs takes a whole number from 1 to 1024, not 'many'"
+expect 2 "$gen" generate -C "$work/p" --jobs ' 3'
+expect_err "--jobs takes a whole number from 1 to 1024, not ' 3'"
+expect 2 "$gen" generate -C "$work/p" --jobs +3
+expect_err "--jobs takes a whole number from 1 to 1024, not '+3'"
 expect 2 "$gen" check --quite
 expect_err "unknown option '--quite' (did you mean '--quiet'?)"
 expect 2 "$gen" generate --diagnostic-format=json

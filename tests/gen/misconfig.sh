@@ -244,5 +244,41 @@ grep -qF "::Game.Ids: Beta (user.beta) tombstoned (removed)" "$work/out" || { fa
 run 0 "$gen" diff "$work/old" "$p/generated" --format github --allow Game.Ids.Nothing
 grep -q "^::warning::--allow 'Game.Ids.Nothing' approves nothing" "$work/err" || { fail "diff --allow warning is no file-less annotation"; cat "$work/err"; }
 
+# ---- text from a pull request never starts a log line of its own -----------------------------
+# A manifest key holding an escaped newline (and an injector line an ESC): check's errors, diff's
+# text report and generate's summary print them escaped; a CI runner reads a line starting with
+# "::" as a command.
+fresh_project ''
+printf 'Alpha\nBeta\n' > "$p/injectors/Game.Ids.User.txt"
+run 0 "$gen" generate -C "$p" --quiet
+sed -i 's/"key": "user.beta"/"key": "user.beta\\n::error file=src\/main.c::forged\\r"/' "$p/generated/Game.Ids.manifest.json"
+run 1 "$gen" check -C "$p"
+! grep -q '^::' "$work/out" "$work/err" || { fail "check printed a line of the manifest's choosing"; cat "$work/err"; }
+grep -qF 'user.beta\n::error file=src/main.c::forged\r' "$work/err" || { fail "check does not show the key escaped"; cat "$work/err"; }
+fresh_project ''
+printf 'Alpha\nEvil\033]0;TITLE\007x\n' > "$p/injectors/Game.Ids.User.txt"
+run 0 "$gen" generate -C "$p"
+! grep -q "$(printf '\033')" "$work/out" "$work/err" || { fail "generate's summary printed an ESC"; cat -A "$work/out"; }
+grep -qF '"Evil\x1b]0;TITLE\x07x"' "$work/out" || { fail "the summary does not show the line escaped"; cat "$work/out"; }
+
+# ---- check on a header that is no longer text ---------------------------------------------------
+# Replaced by bytes: "Binary files ... differ", not the bytes; over the read cap (a sparse file):
+# said with its size, not shown as missing; a hand-edited line's ESC shown escaped.
+fresh_project ''
+printf 'Alpha\n' > "$p/injectors/Game.Ids.User.txt"
+run 0 "$gen" generate -C "$p" --quiet
+header=$(ls "$p"/generated/*.h | head -n 1); rel=${header#"$p/"}
+head -c 3000 /dev/urandom > "$header"; printf '\0' >> "$header"
+run 1 "$gen" check -C "$p"
+grep -qF "Binary files a/$rel and b/$rel differ" "$work/out" || { fail "check shows a binary header's bytes"; head -c 300 "$work/out"; }
+truncate -s 300M "$header"
+run 1 "$gen" check -C "$p"
+grep -qF "$rel cannot be compared: it is 300.0 MiB" "$work/out" || { fail "check shows a header over the cap as missing"; head -5 "$work/out"; }
+! grep -qF -- "--- /dev/null" "$work/out" || fail "check shows a header over the cap as /dev/null"
+run 0 "$gen" generate -C "$p" --quiet
+printf '/* \033]0;TITLE\007 */\n' >> "$header"
+run 1 "$gen" check -C "$p"
+grep -qF '+/* \x1b]0;TITLE\x07 */' "$work/out" || grep -qF -- '-/* \x1b]0;TITLE\x07 */' "$work/out" || { fail "check's diff does not escape the header's ESC"; cat -A "$work/out" | head; }
+
 [ "$failed" = 0 ] || { echo "$failed failure(s)"; exit 1; }
 echo "misconfig: all passed"

@@ -112,7 +112,7 @@ mv "$work/threadlink.json" "$p/threadlink.json"
 
 # Over the cap: refused from its size alone (a sparse file: nothing is read or allocated).
 truncate -s 5G "$p/injectors/Game.Ids.Huge.txt"
-refused injectors/Game.Ids.Huge.txt "cannot read this entries file: it is 5.0 GiB; injectors, definitions and natives are capped at 256 MiB"
+refused injectors/Game.Ids.Huge.txt "cannot read this entries file: it is 5.0 GiB; injectors, definitions, natives and content rename records are capped at 256 MiB"
 rm "$p/injectors/Game.Ids.Huge.txt"
 cp "$p/generated/Game.Ids.manifest.json" "$work/manifest"
 truncate -s 300M "$p/generated/Game.Ids.manifest.json"
@@ -230,6 +230,13 @@ expect 1 "$gen" pack -C "$c" --no-progress
 expect_err "error: its path is"
 expect_err "longer than this system allows (4095 bytes)"
 grep -qF "vanished" "$work/err" && fail "a path too long was reported as a vanished file"
+
+# A PO file over its own cap (64 MiB: the text stage holds about 14 bytes a byte): named as a PO file.
+t=$work/po && mkdir -p "$t/text"
+echo '{ "domains": [], "text": { "source": "text/en.po" } }' > "$t/threadlink.json"
+truncate -s 65M "$t/text/en.po"
+expect 1 "$gen" generate -C "$t" --quiet
+expect_err "$t/text/en.po: error: cannot read the PO file: it is 65.0 MiB; PO files are capped at 64 MiB"
 
 [ "$failed" = 0 ] || { echo "$failed failure(s)"; exit 1; }
 echo "special inputs: ok"

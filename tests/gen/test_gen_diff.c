@@ -380,6 +380,22 @@ static void test_diff_allow_file_trailing_comment(void **state)
     free(out);
 }
 
+/* An allow-file is text reviewed like code: a NUL (which GitHub shows as a binary file, and which
+ * cut the line there: "Ids:*" approved every break) is refused at its place; nothing approved. */
+static void test_diff_allow_file_with_a_nul_is_refused(void **state)
+{
+    fixture *f = *state;
+    make_breaking();
+    FILE *file = fopen("allow.txt", "wb");
+    assert_non_null(file);
+    fwrite("user.alpha\nIds:*\0 approves nothing really\n", 1, 42, file);
+    fclose(file);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, "allow.txt", &out), 2);
+    assert_string_equal(f->diags.data, "allow.txt:2:6: error: a NUL byte: an allow-file is text (one approval a line), as its reviewers read it\n");
+    free(out);
+}
+
 static void test_diff_unreadable_input(void **state)
 {
     fixture *f = *state;
@@ -434,6 +450,7 @@ int main(void)
         T(test_diff_unreadable_input),
         T(test_diff_unused_allow),
         T(test_diff_allow_file_trailing_comment),
+        T(test_diff_allow_file_with_a_nul_is_refused),
         T(test_diff_no_manifests),
     };
     return cmocka_run_group_tests_name("gen_diff", tests, NULL, NULL);

@@ -191,6 +191,47 @@ static void test_identity_ordinal_gaps(void **state)
     /* The rename that retires OnA's index: tests/gen/golden/events-ordinal-rename-retires-index. */
 }
 
+/* Ordinal values are issued in order and the manifest keeps its entries so: values that go down
+ * along the file were swapped by hand or a bad merge (every dispatch index of a shipped build
+ * crossed), and are refused at the entry, nothing written. */
+static void test_identity_ordinal_values_out_of_issue_order_are_refused(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Ev\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");
+    fx_write("injectors/Ev.User.txt", "OnStart\nOnHit\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *m = fx_read("generated/Ev.manifest.json");
+    char *a = strstr(m, "\"value\": 0"), *b = strstr(m, "\"value\": 1");
+    assert_non_null(a);
+    assert_non_null(b);
+    a[9] = '1', b[9] = '0';
+    fx_write("generated/Ev.manifest.json", m);
+    free(m);
+    f->diags.len = 0;
+    fx_expect_failure(f, fx_snapshot("generated"),
+                      "generated/Ev.manifest.json:7: error: entry 'user.onhit': value 0 after 1: an ordinal manifest keeps its entries in the "
+                      "order their values were issued (the manifest was edited by hand or corrupted)\n"
+                      "generated/Ev.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Ev)\n");
+}
+
+/* A domain whose manifest has an entry named None, then reserve_zero turned on: the sentinel
+ * would be declared twice (a header that does not compile), so the entry is refused, with the
+ * way through. */
+static void test_identity_reserve_zero_over_an_entry_named_none(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nNone\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"reserve_zero\": true}]}");
+    f->diags.len = 0;
+    fx_expect_failure(f, fx_snapshot("generated"),
+                      "generated/Test.Ids.manifest.json:7: error: entry 'user.none' is named None, a name this domain reserves (the sentinel "
+                      "Test_Ids_None with reserve_zero): rename it first ('NewName <- None', then generate), then turn reserve_zero on\n"
+                      "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of "
+                      "Test.Ids)\n");
+}
+
 /* An event's signature is recorded in its manifest entry, so a change is named in the summary
  * (and `diff` can call it breaking); a manifest from before it was recorded just gains it. */
 static void test_identity_event_signature_recorded(void **state)
@@ -598,6 +639,8 @@ int main(void)
         T(test_identity_name_collision_reports_the_name_given),
         T(test_identity_hash_collision_rehashed),
         T(test_identity_reserve_zero_rehashes_a_zero_hash),
+        T(test_identity_ordinal_values_out_of_issue_order_are_refused),
+        T(test_identity_reserve_zero_over_an_entry_named_none),
         T(test_identity_hand_edited_output_is_restored),
         T(test_identity_stamp_names_generator_build),
         T(test_identity_large_domain_round_trip),

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -90,6 +91,8 @@ static void test_manifest_rejects_malformed(void **state)
     expect_error("{\"format\": 1, \"domain\": \"\xC0\xAF\"}", "m.json:1:25: error: unterminated or malformed string (raw control character, bad escape or invalid UTF-8)\n");
     expect_error("{\"format\": 1, \"x\": \"\\ud800\"}", "m.json:1:20: error: string contains an unpaired surrogate escape\n");
     expect_error("{\"format\": 1,}", "m.json:1:14: error: expected a key after ',', found '}'\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"key\": \"u.b\", \"name\": \"A\", \"scope\": \"u\", \"value\": 1}]}",
+                 "m.json:1:77: error: duplicate key \"key\" in an entry\n");
     expect_error("{\"format\": 1,\n<<<<<<< HEAD\n", "m.json:2:1: error: a merge conflict marker: resolve the conflict first (docs/concepts.md: \"Merge conflicts in manifests\")\n");
     expect_error("{\"format\": 1, <<<<<<<", "m.json:1:15: error: unexpected character in JSON\n");
 }
@@ -209,6 +212,46 @@ static void test_manifest_written_lines_read_alike(void **state)
     buf_free(&fast);
 }
 
+/* Text from the inputs reaches a log escaped: a newline there would start a line of the input's
+ * choosing (a CI runner acts on a line starting with "::"), an ESC sequence would rewrite the
+ * terminal. A manifest key holding both, in the error that names it. */
+static void test_manifest_text_in_diagnostics_is_escaped(void **state)
+{
+    (void)state;
+    buf out = {0};
+    diag_format(&out, DIAG_ERROR, loc_at("m.json", 7, 3), "entry 'user.b\n::error file=x::forged\r\x1b[2J\x7f\tok'");
+    assert_string_equal(out.data, "m.json:7:3: error: entry 'user.b\\n::error file=x::forged\\r\\x1b[2J\\x7f\tok'");
+    out.len = 0;
+    diag_put_terminal_text(&out, "a\nb\x1b", true);
+    assert_string_equal(out.data, "a\nb\\x1b");
+    buf_free(&out);
+}
+
+/* Read from a file (in a window of the lexer's longest token): a well-formed string longer than a
+ * token may be is said so, not called malformed. */
+static void test_manifest_string_longer_than_a_token_is_said(void **state)
+{
+    (void)state;
+    buf text = {0};
+    buf_puts(&text, "{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"name\": \"");
+    for (int i = 0; i < 1 << 20; i++) buf_putc(&text, 'n');
+    buf_puts(&text, "\", \"scope\": \"u\", \"value\": 1}]}\n");
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite(text.data, 1, text.len, f), text.len);
+    fflush(f);
+    rewind(f);
+    diags.len = 0;
+    buf_cstr(&diags);
+    diag_sink prev = diag_set_sink((diag_sink){capture, NULL});
+    manifest m;
+    assert_false(manifest_read_fd("m.json", fileno(f), 0, &m));
+    diag_set_sink(prev);
+    fclose(f);
+    buf_free(&text);
+    assert_string_equal(diags.data, "m.json:1:85: error: a string longer than 262144 bytes, the most a token may be here\n");
+}
+
 static void test_manifest_nesting_is_bounded(void **state)
 {
     (void)state;
@@ -227,6 +270,8 @@ int main(void)
         cmocka_unit_test(test_manifest_reads_rename_records),
         cmocka_unit_test(test_manifest_written_lines_read_alike),
         cmocka_unit_test(test_manifest_nesting_is_bounded),
+        cmocka_unit_test(test_manifest_string_longer_than_a_token_is_said),
+        cmocka_unit_test(test_manifest_text_in_diagnostics_is_escaped),
     };
     int rc = cmocka_run_group_tests_name("gen_manifest", tests, NULL, NULL);
     buf_free(&diags);

@@ -78,6 +78,25 @@ static void test_race_swapped_directory_is_never_written_through(void **state)
 /* The same, one step at a time through the output API: a link on the way is refused when the
  * output begins (a located error), and a directory swapped for a link between the temporary
  * file and the rename fails the rename; nothing lands outside either time. */
+/* An output the generator could not read back (check, the next run: a manifest over its cap
+ * made the identity store unreadable for good) is refused before anything is written. */
+static void test_output_over_the_read_back_cap_is_refused(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(mkdir("generated", 0755), 0);
+    output_set set = {.mode = OUTPUT_WRITE, .text_cap = 100};
+    out_file *o = output_begin_below(&set, "generated", "Big.manifest.json");
+    o->text = true;
+    for (int i = 0; i < 20; i++) buf_puts(&o->chunk, "0123456789\n");
+    assert_false(output_end(o));
+    output_abort(&set);
+    output_set_free(&set);
+    assert_string_equal(f->diags.data, "generated/Big.manifest.json: error: it would be 220 bytes, over the 100 bytes the generator reads "
+                                       "its own files back with (check, the next run): split what makes it (a domain's entries over "
+                                       "several domains); nothing was written\n");
+    assert_false(fx_exists("generated/Big.manifest.json"));
+}
+
 static void test_race_link_refused_at_each_step(void **state)
 {
     fixture *f = *state;
@@ -133,6 +152,7 @@ static void test_race_link_refused_at_each_step(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_output_over_the_read_back_cap_is_refused, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_race_link_refused_at_each_step, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_race_swapped_directory_is_never_written_through, fixture_setup, fixture_teardown),
     };

@@ -442,6 +442,14 @@ static void test_l10n_plural_forms_of_a_translation(void **state)
     f->diags.data[0] = 0;
     fx_expect_failure(f, fx_snapshot("generated"),
         "text/fr.po:6:1: error: entry has no msgstr (every msgid needs one, \"\" when untranslated)\n");
+    write_fr("msgctxt \"Left\"\n"
+             "msgid \"{count:int} left\"\n"
+             "msgid_plural \"{count:int} left\"\n"
+             "msgstr[0] \"{count} restant\"\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_expect_failure(f, fx_snapshot("generated"),
+        "text/fr.po:9:1: error: Left has 1 plural form here, but this file's Plural-Forms says nplurals=2\n");
 }
 
 /* ---- missing translations, stale and fuzzy ones -------------------------------------------------- */
