@@ -1158,8 +1158,7 @@ static void after_commit(gen_run_ctx *c, output_set *out)
     if (opt->depfile && opt->command != GEN_CHECK && out->files.count)
         write_depfile(opt, &c->p, c->jobs, c->count, out->files.items[0]->path);
     if (!opt->quiet && opt->command == GEN_GENERATE)
-        for (size_t i = 0; i < c->count; i++)
-            put_escaped(&c->jobs[i].summary.text, c->summary_out);
+        for (size_t i = 0; i < c->count; i++) put_escaped(&c->jobs[i].summary.text, c->summary_out);
     if (opt->command == GEN_CHECK) print_check_diff(out, c->summary_out);
 }
 
