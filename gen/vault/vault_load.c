@@ -723,9 +723,43 @@ static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_
     free(sub);
 }
 
-/* An error for a value naming no field of the vault, with the closest field names. */
-static void no_such_field(json_checker *j, const char *vpath, const vschema *s, const char *key)
+/* The rename in Vault.Fields whose old name is `key` and whose new name a field of `s` has, or
+ * NULL: a data file written before the rename. */
+static const decl_rename *field_renamed_from(const project *p, const vschema *s, const char *key)
 {
+    for (size_t d = 0; d < p->domains.count; d++) {
+        const domain *dom = &p->domains.items[d];
+        if (strcmp(dom->name, "Vault.Fields") != 0) continue;
+        for (size_t r = 0; r < dom->renames.count; r++) {
+            const decl_rename *rn = &dom->renames.items[r];
+            const decl *now = &dom->decls.items[rn->decl];
+            if (!ascii_ieq(rn->name, rn->name_len, key, strlen(key))) continue;
+            for (size_t k = 0; k < s->fields.count; k++) {
+                const char *ref = s->fields.items[k].ref, *tail = ref ? field_tail(ref) : NULL, *name = tail ? tail : ref;
+                if (name && ascii_ieq(name, strlen(name), now->name, now->name_len)) return rn;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* An error for a value naming no field of the vault: the rename that explains it, else the
+ * closest field names. */
+static void no_such_field(vault_state *st, json_checker *j, const char *vpath, const vschema *s, const char *key)
+{
+    const decl_rename *rn = field_renamed_from(st->p, s, key);
+    if (rn) {
+        const domain *dom = NULL;
+        for (size_t d = 0; d < st->p->domains.count && !dom; d++)
+            if (strcmp(st->p->domains.items[d].name, "Vault.Fields") == 0) dom = &st->p->domains.items[d];
+        const decl *now = &dom->decls.items[rn->decl];
+        src_loc at = model_rename_loc(dom, rn);
+        jc_error(j, vpath,
+                 "vault %s has no field \"%s\": Vault.Fields renamed it %.*s ('%.*s <- %.*s' at %s:%u:%u): write \"%.*s\"",
+                 s->name, key, (int)now->name_len, now->name, (int)now->name_len, now->name, (int)rn->name_len, rn->name, at.file,
+                 at.line, at.col, (int)now->name_len, now->name);
+        return;
+    }
     VEC(const char *) names = {0};
     for (size_t k = 0; k < s->fields.count; k++)
         if (s->fields.items[k].ref) *vec_push(&names) = s->fields.items[k].ref;
@@ -770,7 +804,7 @@ static void read_instance_values(vault_state *st, json_checker *j, const field_l
         if (fi == s->fields.count && shared_name_part(fields, key) != UINT32_MAX) {
             name_part_shared(j, vpath, s, key);
         } else if (fi == s->fields.count) {
-            no_such_field(j, vpath, s, key);
+            no_such_field(st, j, vpath, s, key);
         } else if (set_by[fi]) { /* "Title" and "title": one field twice */
             jc_error(j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)", key,
                      s->fields.items[fi].ref, set_by[fi]);
