@@ -723,12 +723,12 @@ static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_
     free(sub);
 }
 
-/* The rename in Vault.Fields whose old name is `key` and whose new name a field of `s` has, or
- * NULL: a data file written before the rename. */
-static const decl_rename *field_renamed_from(const project *p, const vschema *s, const char *key)
+/* The rename in Vault.Fields (*in) whose old name is `key` and whose new name a field of `s` has,
+ * or NULL: a data file written before the rename. */
+static const decl_rename *field_renamed_from(const project *p, const vschema *s, const char *key, const domain **in)
 {
     for (size_t d = 0; d < p->domains.count; d++) {
-        const domain *dom = &p->domains.items[d];
+        const domain *dom = *in = &p->domains.items[d];
         if (strcmp(dom->name, "Vault.Fields") != 0) continue;
         for (size_t r = 0; r < dom->renames.count; r++) {
             const decl_rename *rn = &dom->renames.items[r];
@@ -747,11 +747,9 @@ static const decl_rename *field_renamed_from(const project *p, const vschema *s,
  * closest field names. */
 static void no_such_field(vault_state *st, json_checker *j, const char *vpath, const vschema *s, const char *key)
 {
-    const decl_rename *rn = field_renamed_from(st->p, s, key);
+    const domain *dom = NULL;
+    const decl_rename *rn = field_renamed_from(st->p, s, key, &dom);
     if (rn) {
-        const domain *dom = NULL;
-        for (size_t d = 0; d < st->p->domains.count && !dom; d++)
-            if (strcmp(st->p->domains.items[d].name, "Vault.Fields") == 0) dom = &st->p->domains.items[d];
         const decl *now = &dom->decls.items[rn->decl];
         src_loc at = model_rename_loc(dom, rn);
         jc_error(j, vpath,
