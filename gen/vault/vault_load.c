@@ -723,9 +723,70 @@ static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_
     free(sub);
 }
 
-/* An error for a value naming no field of the vault, with the closest field names. */
-static void no_such_field(json_checker *j, const char *vpath, const vschema *s, const char *key)
+/* The Vault.Fields domain as its injectors declare it now, or NULL. */
+static const domain *vault_fields_domain(const project *p)
 {
+    for (size_t d = 0; d < p->domains.count; d++)
+        if (strcmp(p->domains.items[d].name, "Vault.Fields") == 0) return &p->domains.items[d];
+    return NULL;
+}
+
+/* The rename in Vault.Fields whose old name is `key` and whose new name a field of `s` has, or
+ * NULL: a data file written before the rename. */
+static const decl_rename *field_renamed_from(const domain *dom, const vschema *s, const char *key)
+{
+    for (size_t r = 0; dom && r < dom->renames.count; r++) {
+        const decl_rename *rn = &dom->renames.items[r];
+        const decl *now = &dom->decls.items[rn->decl];
+        if (!ascii_ieq(rn->name, rn->name_len, key, strlen(key))) continue;
+        for (size_t k = 0; k < s->fields.count; k++) {
+            const char *ref = s->fields.items[k].ref, *tail = ref ? field_tail(ref) : NULL, *name = tail ? tail : ref;
+            if (name && ascii_ieq(name, strlen(name), now->name, now->name_len)) return rn;
+        }
+    }
+    return NULL;
+}
+
+/* Whether Vault.Fields (as its injectors declare it now) has the name part of `ref`. */
+static bool declared_in(const domain *dom, const char *ref)
+{
+    const char *tail = field_tail(ref), *name = tail ? tail : ref;
+    for (size_t i = 0; i < dom->decls.count; i++)
+        if (ascii_ieq(dom->decls.items[i].name, dom->decls.items[i].name_len, name, strlen(name))) return true;
+    return false;
+}
+
+/* The first field of `s` that Vault.Fields does not declare, or NULL. */
+static const char *first_undeclared_field(const domain *dom, const vschema *s)
+{
+    for (size_t k = 0; k < s->fields.count; k++)
+        if (s->fields.items[k].ref && !declared_in(dom, s->fields.items[k].ref)) return s->fields.items[k].ref;
+    return NULL;
+}
+
+/* An error for a value naming no field of the vault: the rename that explains it, else the
+ * closest field names. */
+static void no_such_field(vault_state *st, json_checker *j, const char *vpath, const vschema *s, const char *key)
+{
+    const domain *dom = vault_fields_domain(st->p);
+    const decl_rename *rn = field_renamed_from(dom, s, key);
+    if (rn) {
+        const decl *now = &dom->decls.items[rn->decl];
+        src_loc at = model_rename_loc(dom, rn);
+        jc_error(j, vpath,
+                 "vault %s has no field \"%s\": Vault.Fields renamed it %.*s ('%.*s <- %.*s' at %s:%u:%u): write \"%.*s\"",
+                 s->name, key, (int)now->name_len, now->name, (int)now->name_len, now->name, (int)rn->name_len, rn->name, at.file,
+                 at.line, at.col, (int)now->name_len, now->name);
+        return;
+    }
+    const char *undeclared = dom && declared_in(dom, key) ? first_undeclared_field(dom, s) : NULL;
+    if (undeclared) { /* the schema misspells what the data names rightly: the fix goes there */
+        jc_error(
+            j, vpath,
+            "vault %s has no field \"%s\", which Vault.Fields declares; the schema's field \"%s\" is not declared there: is it the typo?",
+            s->name, key, undeclared);
+        return;
+    }
     VEC(const char *) names = {0};
     for (size_t k = 0; k < s->fields.count; k++)
         if (s->fields.items[k].ref) *vec_push(&names) = s->fields.items[k].ref;
@@ -770,7 +831,7 @@ static void read_instance_values(vault_state *st, json_checker *j, const field_l
         if (fi == s->fields.count && shared_name_part(fields, key) != UINT32_MAX) {
             name_part_shared(j, vpath, s, key);
         } else if (fi == s->fields.count) {
-            no_such_field(j, vpath, s, key);
+            no_such_field(st, j, vpath, s, key);
         } else if (set_by[fi]) { /* "Title" and "title": one field twice */
             jc_error(j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)", key,
                      s->fields.items[fi].ref, set_by[fi]);

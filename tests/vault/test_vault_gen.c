@@ -161,6 +161,50 @@ static void test_vault_errors_schema(void **state)
         "vaults/Thing.vault.json:13:48: error: fields[10].element: unknown type \"Integr\" (did you mean \"Integer\"?)\n");
 }
 
+/* A data file still naming a field by the name Vault.Fields renamed: the error names the rename and
+ * the name to write, not only the closest fields. */
+static void test_vault_data_naming_a_renamed_field(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("injectors/Vault.Fields.User.txt", "Health\nPace <- Speed\nName\nIcon\nBag\nTemp\nMaxHealth\n");
+    char *schema = fx_read("vaults/Thing.vault.json");
+    char *at = strstr(schema, "\"field\": \"Speed\"");
+    assert_non_null(at);
+    memcpy(at + 10, "Pace\", ", 7); /* "Speed", -> "Pace",  (the same length) */
+    fx_write("vaults/Thing.vault.json", schema);
+    free(schema);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Health\": 1, \"Speed\": \"2.5\" } } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:2:43: error: instances[0].values.Speed: vault Thing has no field \"Speed\": Vault.Fields renamed it "
+        "Pace ('Pace <- Speed' at injectors/Vault.Fields.User.txt:2:9): write \"Pace\"\n");
+}
+
+/* The schema misspells a field the data file names rightly ("Hpx" for Hp): the data's error says
+ * that Vault.Fields declares the name and which schema field it declares not, so that the fix
+ * goes to the schema, not to the data. */
+static void test_vault_data_naming_a_field_the_schema_misspells(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    char *schema = fx_read("vaults/Thing.vault.json");
+    char *at = strstr(schema, "\"field\": \"Speed\"");
+    assert_non_null(at);
+    memcpy(at + 10, "Spede", 5);
+    fx_write("vaults/Thing.vault.json", schema);
+    free(schema);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Health\": 1, \"Speed\": \"2.5\" } } ] }\n");
+    assert_int_equal(fx_generate(f), 1);
+    assert_non_null(strstr(f->diags.data,
+        "vaultdata/things.vaultdata.json:2:43: error: instances[0].values.Speed: vault Thing has no field \"Speed\", which Vault.Fields "
+        "declares; the schema's field \"Spede\" is not declared there: is it the typo?\n"));
+    free(snap);
+}
+
 static void test_vault_errors_data(void **state)
 {
     fixture *f = *state;
@@ -604,6 +648,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_undeclared_and_removed_fields, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_schema, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_data_naming_a_renamed_field, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_data_naming_a_field_the_schema_misspells, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_read_as_zero_or_end, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_repeated_assets_ordinal_catalog_and_tl, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
