@@ -1097,10 +1097,7 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     bool schemas_explicit, data_explicit, output_explicit;
     char *schemas_dir, *data_dir;
     read_vaults_section(&cj, cfg, &schemas_dir, &data_dir, &st->out_dir, &schemas_explicit, &data_explicit, &output_explicit);
-    bool has_fields = false;
-    for (size_t i = 0; i < p->domains.count; i++)
-        has_fields = has_fields || strcmp(p->domains.items[i].name, "Vault.Fields") == 0;
-    if (!has_fields)
+    if (!vault_fields_domain(p))
         jc_error(
             &cj, "vaults",
             "vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains");

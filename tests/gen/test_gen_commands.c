@@ -33,8 +33,16 @@ static void test_commands_udiff_format(void **state)
     out.len = 0;
     udiff(&out, "a/f", a, strlen(a), "b/f", a, strlen(a));
     assert_int_equal(out.len, 0);
-    udiff(&out, "/dev/null", "", 0, "b/f", "x\n", 2);
+    assert_true(udiff(&out, "/dev/null", "", 0, "b/f", "x\n", 2)); /* the shortest */
     assert_string_equal(out.data, "--- /dev/null\n+++ b/f\n@@ -0,0 +1,1 @@\n+x\n");
+    /* Two texts of 20,000 lines with none in common: the search runs out of its budget, and the
+     * diff (still correct: every line replaced) says it is not the shortest. */
+    buf a2 = {0}, b2 = {0};
+    for (int i = 0; i < 20000; i++) buf_printf(&a2, "a%d\n", i), buf_printf(&b2, "b%d\n", i);
+    out.len = 0;
+    assert_false(udiff(&out, "a/f", a2.data, a2.len, "b/f", b2.data, b2.len));
+    assert_non_null(strstr(out.data, "@@ -1,20000 +1,20000 @@\n"));
+    buf_free(&a2), buf_free(&b2);
     buf_free(&out);
 }
 
